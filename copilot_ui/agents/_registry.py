@@ -1,0 +1,97 @@
+"""The agents an app can talk to, by id; remote ones found through a CopilotKit-style runtime's `GET /info`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from ._base import Agent
+from ._errors import AgentError, AgentHTTPError, AgentUnreachable
+from ._http import HttpAgent, HttpLimits
+
+
+class AgentRegistry:
+    """Agents by id."""
+
+    def __init__(self, *agents: Agent) -> None:
+        self._agents: dict[str, Agent] = {}
+        for agent in agents:
+            self.register(agent)
+
+    def register(self, agent: Agent) -> Agent:
+        """Add an agent (replacing one with the same id)."""
+        self._agents[agent.agent_id] = agent
+        return agent
+
+    def get(self, agent_id: str) -> Agent:
+        """The agent with this id; KeyError naming the known ids otherwise."""
+        try:
+            return self._agents[agent_id]
+        except KeyError:
+            known = ", ".join(sorted(self._agents)) or "none"
+            raise KeyError(f"no agent {agent_id!r} (known agents: {known})") from None
+
+    def __contains__(self, agent_id: object) -> bool:
+        return agent_id in self._agents
+
+    @property
+    def ids(self) -> list[str]:
+        """Ids of the registered agents."""
+        return sorted(self._agents)
+
+    async def discover(
+        self,
+        runtime_url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        limits: HttpLimits | None = None,
+        client: httpx.AsyncClient | None = None,
+    ) -> list[str]:
+        """Register an HttpAgent for every agent a runtime lists at `GET {runtime_url}/info`; returns their ids.
+
+        The runtime's agents run at `POST {runtime_url}/agent/{id}/run`, as CopilotKit's runtime serves them.
+        """
+        base = runtime_url.rstrip("/")
+        info = await _fetch_info(f"{base}/info", dict(headers or {}), client)
+        found = []
+        for agent_id, description in _listed_agents(info):
+            self.register(
+                HttpAgent(
+                    f"{base}/agent/{agent_id}/run", agent_id=agent_id, description=description, headers=headers, limits=limits
+                )
+            )
+            found.append(agent_id)
+        return found
+
+
+async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClient | None) -> Any:
+    owned = client is None
+    client = client or httpx.AsyncClient(timeout=10.0)
+    try:
+        response = await client.get(url, headers={"Accept": "application/json", **headers})
+    except httpx.TransportError as error:
+        raise AgentUnreachable(url, str(error) or type(error).__name__) from None
+    finally:
+        if owned:
+            await client.aclose()
+    if response.status_code >= 300:
+        raise AgentHTTPError(url, response.status_code, response.text[:500])
+    try:
+        return response.json()
+    except ValueError:
+        raise AgentError(f"{url} did not answer with JSON; is it a CopilotKit runtime's /info?") from None
+
+
+def _listed_agents(info: Any) -> list[tuple[str, str]]:
+    agents = info.get("agents") if isinstance(info, dict) else None
+    if isinstance(agents, dict):
+        return [(str(agent_id), str((entry or {}).get("description") or "")) for agent_id, entry in agents.items()]
+    if isinstance(agents, list):
+        listed = []
+        for entry in agents:
+            if isinstance(entry, dict) and isinstance(entry.get("id") or entry.get("name"), str):
+                listed.append((entry.get("id") or entry["name"], str(entry.get("description") or "")))
+        return listed
+    raise AgentError('the runtime\'s /info has no "agents" object; is it a CopilotKit runtime?')

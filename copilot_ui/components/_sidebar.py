@@ -1,0 +1,36 @@
+"""The copilot sidebar, docked at the right of a page: a complementary landmark named "Copilot"."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from ..state import CopilotState
+from ._composer import composer
+from ._messages import conversation
+from ._styles import SIDEBAR_CSS
+
+
+def sidebar(agent: str = "default", title: str = "Copilot", width: str = "24rem") -> rx.Component:
+    """The chat sidebar for the agent with this id."""
+    return rx.el.aside(
+        rx.el.style(SIDEBAR_CSS),
+        rx.hstack(
+            rx.icon("sparkles", size=16),
+            rx.heading(title, size="3"),
+            rx.spacer(),
+            rx.icon_button(
+                rx.icon("message-square-plus", size=16),
+                on_click=CopilotState.clear,
+                variant="ghost",
+                aria_label="New conversation",
+                title="New conversation",
+            ),
+            align="center",
+            class_name="cui-header",
+        ),
+        conversation(),
+        composer(agent),
+        aria_label=title,
+        class_name="cui-sidebar",
+        style={"width": width},
+    )

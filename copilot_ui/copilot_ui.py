@@ -1,0 +1,110 @@
+"""The demo app: a small sales dashboard with its copilot docked at the right.
+
+It shows the three things an app declares: a frontend tool that changes the person's session
+state (set_theme), the context the agent sees with every run (what the dashboard shows), and the
+sidebar. With no configuration it runs on the built-in demo model, offline.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import reflex as rx
+
+import copilot_ui as cui
+
+_KPIS = [("Revenue", "$48,210", "+12% vs last month"), ("Orders", "1,284", "+4%"), ("Refunds", "23", "-8%")]
+_ORDERS = [
+    ("#1042", "Ada Lovelace", "$120.00", "Shipped"),
+    ("#1041", "Alan Turing", "$89.50", "Processing"),
+    ("#1040", "Grace Hopper", "$310.25", "Delivered"),
+    ("#1039", "Edsger Dijkstra", "$45.00", "Refunded"),
+]
+
+
+class DashboardState(rx.State):
+    """What the person sees on the dashboard."""
+
+    theme: str = "light"
+
+    @rx.event
+    def toggle_theme(self) -> None:
+        """The theme button."""
+        self.theme = "dark" if self.theme == "light" else "light"
+
+
+@cui.frontend_tool(state=DashboardState)
+async def set_theme(state: DashboardState, mode: Literal["light", "dark"]) -> str:
+    """Switch the dashboard between light and dark theme.
+
+    Args:
+        mode: The theme to show.
+    """
+    state.theme = mode
+    return f"Theme is now {mode}."
+
+
+@cui.context(DashboardState, description="What the user sees on the dashboard")
+def dashboard_context(state: DashboardState) -> dict[str, object]:
+    """The theme and the figures on screen."""
+    return {
+        "theme": state.theme,
+        "kpis": {name: value for name, value, _ in _KPIS},
+        "recent_orders": [{"id": o[0], "customer": o[1], "total": o[2], "status": o[3]} for o in _ORDERS],
+    }
+
+
+def _kpi(name: str, value: str, change: str) -> rx.Component:
+    return rx.card(
+        rx.text(name, size="2", color_scheme="gray"),
+        rx.heading(value, size="7"),
+        rx.text(change, size="1", color_scheme="green" if change.startswith("+") else "red"),
+        flex="1",
+    )
+
+
+def _orders() -> rx.Component:
+    return rx.card(
+        rx.heading("Recent orders", size="4", margin_bottom="0.75rem"),
+        rx.table.root(
+            rx.table.header(rx.table.row(*(rx.table.column_header_cell(h) for h in ("Order", "Customer", "Total", "Status")))),
+            rx.table.body(*(rx.table.row(*(rx.table.cell(value) for value in order)) for order in _ORDERS)),
+            width="100%",
+        ),
+    )
+
+
+def dashboard() -> rx.Component:
+    """The page's own content, left of the copilot."""
+    return rx.el.main(
+        rx.hstack(
+            rx.heading("Acme sales", size="6"),
+            rx.spacer(),
+            rx.text("Theme: ", rx.text.strong(DashboardState.theme), size="2", id="theme-label"),
+            rx.button(
+                rx.cond(DashboardState.theme == "light", rx.icon("moon", size=16), rx.icon("sun", size=16)),
+                "Toggle theme",
+                on_click=DashboardState.toggle_theme,
+                variant="soft",
+            ),
+            align="center",
+            width="100%",
+        ),
+        rx.hstack(*(_kpi(*kpi) for kpi in _KPIS), spacing="4", width="100%"),
+        _orders(),
+        style={"flex": "1", "padding": "1.5rem 2rem", "display": "flex", "flexDirection": "column", "gap": "1.5rem"},
+    )
+
+
+def index() -> rx.Component:
+    """The dashboard with the copilot docked at the right."""
+    return rx.el.div(
+        cui.color_mode_from(DashboardState.theme),
+        dashboard(),
+        cui.sidebar(agent="default"),
+        style={"display": "flex", "minHeight": "100vh"},
+    )
+
+
+app = rx.App()
+app.add_page(index, title="Acme sales · copilot_ui demo")

@@ -1,0 +1,30 @@
+"""What a person decided about a call that waited for them: approve (maybe with edited arguments), deny, answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+
+@dataclass(frozen=True)
+class Approve:
+    """Run the call; with `arguments`, run it with these instead (they are validated again)."""
+
+    arguments: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Deny:
+    """Do not run the call; the agent is told why."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The person's answer to a human-in-the-loop call (or to an agent's question): it becomes the result."""
+
+    value: Any
+
+
+Decision = Union[Approve, Deny, Answer]

@@ -1,0 +1,203 @@
+"""Tools declared from Python functions: name, description, JSON schema and validation from type hints.
+
+The description is the docstring (its Args section describes the parameters); the JSON schema
+and the validation of arguments come from the type hints through pydantic: Literal becomes an
+enum, defaults are kept, nested models and dataclasses are checked, Annotated[..., "text"] or
+Field(description=...) describes a parameter. A parameter annotated ToolContext receives the
+call's context, and the first parameter of a tool declared with `state=` receives that state.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from ._context import Session, ToolContext
+
+Approval = Union[Literal["never", "always"], Callable[[dict[str, Any]], bool]]
+ExecutionMode = Literal["parallel", "sequential"]
+ToolKind = Literal["function", "human", "wildcard"]
+
+DEFAULT_TIMEOUT = 120.0
+
+
+class ArgumentsInvalid(Exception):
+    """The arguments of a call do not fit the tool's schema; lists every field that is wrong."""
+
+    def __init__(self, tool_name: str, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"invalid arguments for {tool_name}: " + "; ".join(problems))
+
+
+@dataclass(kw_only=True)
+class Tool:
+    """A tool the agent may call, with the options that say how the run loop treats it."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    handler: Callable[..., Any] | None = None
+    kind: ToolKind = "function"
+    state: type | None = None  # a session state the handler receives as its first argument
+    mode: ExecutionMode = "parallel"
+    approval: Approval = "never"
+    follow_up: bool = True
+    completes_run: bool = False
+    timeout: float | None = DEFAULT_TIMEOUT
+    available: Callable[[Session], bool] | None = None
+    agent: str | None = None  # only offered to, and run for, this agent
+    prepare_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    render: Any = None  # a component for the tool's card, used by the UI layer
+    arguments_model: type[BaseModel] | None = None
+    context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
+
+    def needs_approval(self, arguments: dict[str, Any]) -> bool:
+        """Whether a person must approve this call before it runs."""
+        if callable(self.approval):
+            return bool(self.approval(arguments))
+        return self.approval == "always"
+
+    def is_available(self, session: Session) -> bool:
+        """Whether the tool is offered in this session (page, flags)."""
+        return self.available is None or bool(self.available(session))
+
+    def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The handler's keyword arguments; ArgumentsInvalid listing the fields that are wrong."""
+        if self.arguments_model is None:
+            return dict(arguments)
+        try:
+            model = self.arguments_model.model_validate(arguments)
+        except ValidationError as error:
+            raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
+        return {name: getattr(model, name) for name in self.arguments_model.model_fields}
+
+    def call(self, state: Any, arguments: dict[str, Any], context: ToolContext) -> Awaitable[Any] | Any:
+        """Call the handler: (state?, **arguments, context?) or, for a wildcard, (name, arguments, context?)."""
+        assert self.handler is not None, f"tool {self.name} has no handler"
+        extra = {self.context_parameter: context} if self.context_parameter else {}
+        if self.kind == "wildcard":
+            return self.handler(context.tool_name, arguments, **extra)
+        if self.state is not None:
+            return self.handler(state, **arguments, **extra)
+        return self.handler(**arguments, **extra)
+
+    def ag_ui(self) -> dict[str, Any]:
+        """The tool as RunAgentInput.tools lists it."""
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+def tool_from_function(
+    function: Callable[..., Any],
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    state: type | None = None,
+    kind: ToolKind = "function",
+    **options: Any,
+) -> Tool:
+    """Declare a tool from a function's signature, type hints and docstring."""
+    summary, parameter_docs = _parse_docstring(inspect.getdoc(function) or "")
+    hints = get_type_hints(function, include_extras=True)
+    parameters = list(inspect.signature(function).parameters.values())
+    if state is not None:
+        if not parameters:
+            raise TypeError(f"{function.__name__} is declared with state= but takes no parameter for it")
+        parameters = parameters[1:]
+    fields: dict[str, Any] = {}
+    context_parameter = None
+    for parameter in parameters:
+        annotation = hints.get(parameter.name, Any)
+        if annotation is ToolContext:
+            context_parameter = parameter.name
+            continue
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            raise TypeError(f"tool {function.__name__}: *args and **kwargs cannot be described to an agent")
+        annotation = _described(annotation, parameter_docs.get(parameter.name))
+        default = ... if parameter.default is inspect.Parameter.empty else parameter.default
+        fields[parameter.name] = (annotation, default)
+    tool_name = name or function.__name__
+    model = create_model(tool_name, __config__=ConfigDict(extra="ignore", arbitrary_types_allowed=True), **fields)
+    return Tool(
+        name=tool_name,
+        description=description if description is not None else summary,
+        parameters=json_schema(model),
+        handler=function,
+        kind=kind,
+        state=state,
+        arguments_model=model,
+        context_parameter=context_parameter,
+        **options,
+    )
+
+
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """An object schema with references inlined and pydantic's titles left out, as providers like it."""
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+    inlined = _inline(schema, definitions, set())
+    inlined.pop("title", None)
+    inlined.setdefault("type", "object")
+    inlined.setdefault("properties", {})
+    return inlined
+
+
+def _inline(node: Any, definitions: dict[str, Any], seen: set[str]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, definitions, seen) for item in node]
+    if not isinstance(node, dict):
+        return node
+    reference = node.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/"):
+        key = reference.removeprefix("#/$defs/")
+        if key in seen:  # a recursive model: keep the reference rather than loop
+            return {"type": "object"}
+        merged = {**definitions.get(key, {}), **{k: v for k, v in node.items() if k != "$ref"}}
+        return _inline(merged, definitions, seen | {key})
+    return {key: _inline(value, definitions, seen) for key, value in node.items() if key != "title"}
+
+
+def _described(annotation: Any, doc: str | None) -> Any:
+    if get_origin(annotation) is Annotated:
+        base, *metadata = get_args(annotation)
+        texts = [item for item in metadata if isinstance(item, str)]
+        rest = [item for item in metadata if not isinstance(item, str)]
+        if texts:
+            return Annotated[(base, *rest, Field(description=texts[0]))]
+        return annotation
+    if doc:
+        return Annotated[annotation, Field(description=doc)]
+    return annotation
+
+
+_ARGS_HEADER = re.compile(r"^(Args|Arguments|Parameters):\s*$")
+_ARG_LINE = re.compile(r"^\s+(\*{0,2}\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """The summary (text before an Args section) and the description of each parameter (Google style)."""
+    lines = doc.splitlines()
+    start = next((index for index, line in enumerate(lines) if _ARGS_HEADER.match(line)), None)
+    if start is None:
+        return doc.strip(), {}
+    described: dict[str, str] = {}
+    current = None
+    for line in lines[start + 1 :]:
+        if line and not line[0].isspace():
+            break
+        match = _ARG_LINE.match(line)
+        if match and (len(line) - len(line.lstrip())) <= 4:
+            current = match.group(1).lstrip("*")
+            described[current] = match.group(2).strip()
+        elif current and line.strip():
+            described[current] += " " + line.strip()
+    return "\n".join(lines[:start]).strip(), described
+
+
+def _problem(item: Any) -> str:
+    where = ".".join(str(part) for part in item["loc"]) or "(arguments)"
+    return f"{where}: {item['msg']}"

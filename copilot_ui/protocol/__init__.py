@@ -1,0 +1,29 @@
+"""AG-UI on the wire: events parsed, verified and applied to a thread. No Reflex here."""
+
+from ._apply import EventApplier
+from ._chunks import ChunkExpander
+from ._errors import ProtocolError, Rule
+from ._parse import parse_event
+from ._pipeline import EventPipeline
+from ._replay import read_frames, replay
+from ._sse import DEFAULT_MAX_FRAME_CHARS, FrameTooLarge, SSEFrames
+from ._thread import RunOutcome, Thread, new_id
+from ._verify import SequenceVerifier
+
+__all__ = [
+    "DEFAULT_MAX_FRAME_CHARS",
+    "ChunkExpander",
+    "EventApplier",
+    "EventPipeline",
+    "FrameTooLarge",
+    "ProtocolError",
+    "Rule",
+    "RunOutcome",
+    "SSEFrames",
+    "SequenceVerifier",
+    "Thread",
+    "new_id",
+    "parse_event",
+    "read_frames",
+    "replay",
+]

@@ -1,0 +1,283 @@
+"""Applying AG-UI events to a thread, with the results of the reference client's defaultApplyEvents.
+
+Each event costs about its own size: text and arguments are appended as pieces, lookups go through
+the thread's indexes, and a state patch is applied in place (atomically: a patch that fails leaves
+the state as it was and records a warning). Events that only inform (CUSTOM, RAW, STEP_*,
+SUBAGENT_*, reasoning spans) change nothing here; the caller hands them to its subscribers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ag_ui.core import (
+    ActivityMessage,
+    AssistantMessage,
+    BaseEvent,
+    DeveloperMessage,
+    EventType,
+    FunctionCall,
+    ReasoningMessage,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+
+from ._patch import PatchError, apply_patch
+from ._thread import RunOutcome, Thread
+
+logger = logging.getLogger("copilot_ui.protocol")
+
+_TEXT_MESSAGE_TYPES: dict[str, type] = {
+    "assistant": AssistantMessage,
+    "user": UserMessage,
+    "system": SystemMessage,
+    "developer": DeveloperMessage,
+}
+
+
+class EventApplier:
+    """Applies events, one at a time, to one thread."""
+
+    def __init__(self, thread: Thread) -> None:
+        self.thread = thread
+        self._apply: dict[EventType, Callable[[Any], None]] = {
+            EventType.TEXT_MESSAGE_START: self._text_start,
+            EventType.TEXT_MESSAGE_CONTENT: self._text_content,
+            EventType.TEXT_MESSAGE_END: self._text_end,
+            EventType.TOOL_CALL_START: self._tool_start,
+            EventType.TOOL_CALL_ARGS: self._tool_args,
+            EventType.TOOL_CALL_END: self._tool_end,
+            EventType.TOOL_CALL_RESULT: self._tool_result,
+            EventType.STATE_SNAPSHOT: self._state_snapshot,
+            EventType.STATE_DELTA: self._state_delta,
+            EventType.MESSAGES_SNAPSHOT: self._messages_snapshot,
+            EventType.ACTIVITY_SNAPSHOT: self._activity_snapshot,
+            EventType.ACTIVITY_DELTA: self._activity_delta,
+            EventType.REASONING_MESSAGE_START: self._reasoning_start,
+            EventType.REASONING_MESSAGE_CONTENT: self._text_content,
+            EventType.REASONING_MESSAGE_END: self._text_end,
+            EventType.REASONING_ENCRYPTED_VALUE: self._encrypted_value,
+            EventType.RUN_STARTED: self._run_started,
+            EventType.RUN_FINISHED: self._run_finished,
+            EventType.RUN_ERROR: self._run_error,
+        }
+
+    def apply(self, event: BaseEvent) -> None:
+        """Change the thread as the event says (chunk events must be expanded before)."""
+        change = self._apply.get(event.type)
+        if change is not None:
+            change(event)
+
+    def _warn(self, text: str) -> None:
+        self.thread.warnings.append(text)
+        logger.warning(text)
+
+    # Text and reasoning messages
+
+    def _text_start(self, event: Any) -> None:
+        thread, message_id = self.thread, event.message_id
+        existing = thread.message(message_id)
+        if isinstance(existing, ActivityMessage):
+            self._warn(f"TEXT_MESSAGE_START: {message_id!r} is an activity message; ids must be unique")
+            return
+        if existing is None:
+            message_type = _TEXT_MESSAGE_TYPES.get(event.role or "assistant", AssistantMessage)
+            fields: dict[str, Any] = {"id": message_id, "content": ""}
+            if event.name is not None:
+                fields["name"] = event.name
+            if event.subagent_run_id is not None:
+                fields["subagent_run_id"] = event.subagent_run_id
+            existing = message_type(**fields)
+            thread.add_message(existing)
+        _merge_metadata(existing, event)
+
+    def _text_content(self, event: Any) -> None:
+        thread = self.thread
+        message = thread._by_id.get(event.message_id)  # a hot path: no join on lookup
+        if message is None or isinstance(message, ActivityMessage):
+            self._warn(f"{event.type.value}: no text message {event.message_id!r}")
+            return
+        thread.append_text(event.message_id, event.delta)
+        if event.metadata is not None:
+            _merge_metadata(message, event)
+
+    def _text_end(self, event: Any) -> None:
+        message = self.thread.message(event.message_id)
+        if message is None or isinstance(message, ActivityMessage):
+            self._warn(f"{event.type.value}: no text message {event.message_id!r}")
+            return
+        self.thread.end_text(event.message_id)
+        _merge_metadata(message, event)
+
+    def _reasoning_start(self, event: Any) -> None:
+        existing = self.thread.message(event.message_id)
+        if isinstance(existing, ActivityMessage):
+            self._warn(f"REASONING_MESSAGE_START: {event.message_id!r} is an activity message; ids must be unique")
+            return
+        if existing is None:
+            fields: dict[str, Any] = {"id": event.message_id, "content": ""}
+            if event.subagent_run_id is not None:
+                fields["subagent_run_id"] = event.subagent_run_id
+            existing = ReasoningMessage(**fields)
+            self.thread.add_message(existing)
+        _merge_metadata(existing, event)
+
+    def _encrypted_value(self, event: Any) -> None:
+        thread = self.thread
+        target = thread.tool_call(event.entity_id) if event.subtype == "tool-call" else thread.message(event.entity_id)
+        if target is None or isinstance(target, ActivityMessage):
+            self._warn(f"REASONING_ENCRYPTED_VALUE: nothing with id {event.entity_id!r} to hold it")
+            return
+        target.encrypted_value = event.encrypted_value
+
+    # Tool calls
+
+    def _tool_start(self, event: Any) -> None:
+        thread, call_id = self.thread, event.tool_call_id
+        existing = thread.tool_call(call_id)
+        if existing is not None:
+            if existing.function.name != event.tool_call_name:
+                self._warn(f"TOOL_CALL_START: {call_id!r} renamed from {existing.function.name!r} to {event.tool_call_name!r}")
+                existing.function.name = event.tool_call_name
+            _merge_metadata(existing, event)
+            return
+        owner = self._assistant_for(event)
+        call = ToolCall(id=call_id, function=FunctionCall(name=event.tool_call_name, arguments=""))
+        _merge_metadata(call, event)
+        thread.start_tool_call(owner, call)
+
+    def _assistant_for(self, event: Any) -> AssistantMessage:
+        thread, parent_id = self.thread, event.parent_message_id
+        parent = thread.message(parent_id) if parent_id is not None else None
+        if isinstance(parent, AssistantMessage):
+            return parent
+        if parent is not None:
+            self._warn(f"TOOL_CALL_START: parent {parent_id!r} is a {parent.role} message; the call gets its own")
+        fields: dict[str, Any] = {"id": parent_id if parent is None and parent_id else event.tool_call_id, "tool_calls": []}
+        if event.subagent_run_id is not None:
+            fields["subagent_run_id"] = event.subagent_run_id
+        created = AssistantMessage(**fields)
+        thread.add_message(created)
+        return created
+
+    def _tool_args(self, event: Any) -> None:
+        thread = self.thread
+        call = thread._calls.get(event.tool_call_id)  # a hot path: no join on lookup
+        if call is None:
+            self._warn(f"TOOL_CALL_ARGS: no tool call {event.tool_call_id!r}")
+            return
+        thread.append_arguments(event.tool_call_id, event.delta)
+        if event.metadata is not None:
+            _merge_metadata(call, event)
+
+    def _tool_end(self, event: Any) -> None:
+        call = self.thread.tool_call(event.tool_call_id)
+        if call is None:
+            self._warn(f"TOOL_CALL_END: no tool call {event.tool_call_id!r}")
+            return
+        self.thread.end_tool_call(event.tool_call_id)
+        _merge_metadata(call, event)
+
+    def _tool_result(self, event: Any) -> None:
+        fields: dict[str, Any] = {"id": event.message_id, "tool_call_id": event.tool_call_id, "content": event.content}
+        if event.subagent_run_id is not None:
+            fields["subagent_run_id"] = event.subagent_run_id
+        result = ToolMessage(**fields)
+        _merge_metadata(result, event)
+        self.thread.append_result(result)
+
+    # State and snapshots
+
+    def _state_snapshot(self, event: Any) -> None:
+        self.thread.state = event.snapshot
+
+    def _state_delta(self, event: Any) -> None:
+        try:
+            self.thread.state = apply_patch(self.thread.state, event.delta)
+        except PatchError as error:
+            self._warn(f"STATE_DELTA did not apply, the state is unchanged: {error}")
+
+    def _messages_snapshot(self, event: Any) -> None:
+        thread, snapshot = self.thread, event.messages
+        by_id = {message.id: message for message in snapshot}
+        keep_activity = not any(message.role == "activity" for message in snapshot)
+        keep_reasoning = not any(message.role == "reasoning" for message in snapshot)
+        kept = [
+            by_id.pop(message.id, message)
+            for message in thread.messages
+            if message.id in by_id
+            or (keep_activity and message.role == "activity")
+            or (keep_reasoning and message.role == "reasoning")
+        ]
+        thread.replace_messages([*kept, *(message for message in snapshot if message.id in by_id)])
+
+    def _activity_snapshot(self, event: Any) -> None:
+        thread = self.thread
+        existing = thread.message(event.message_id)
+        replace = event.replace is not False
+        fields: dict[str, Any] = {"id": event.message_id, "activity_type": event.activity_type, "content": event.content}
+        if event.subagent_run_id is not None:
+            fields["subagent_run_id"] = event.subagent_run_id
+        if existing is None:
+            created = ActivityMessage(**fields)
+            _merge_metadata(created, event)
+            thread.add_message(created)
+        elif replace:
+            updated = ActivityMessage(**fields)
+            if existing.role == "activity":
+                updated.metadata = existing.metadata
+            _merge_metadata(updated, event)
+            thread.replace_message(existing, updated)
+        else:
+            _merge_metadata(existing, event)
+
+    def _activity_delta(self, event: Any) -> None:
+        activity = self.thread.message(event.message_id)
+        if activity is None:
+            return
+        if not isinstance(activity, ActivityMessage):
+            self._warn(f"ACTIVITY_DELTA: {event.message_id!r} is not an activity message")
+            return
+        try:
+            activity.content = apply_patch(activity.content or {}, event.patch)
+        except PatchError as error:
+            self._warn(f"ACTIVITY_DELTA did not apply to {event.message_id!r}, its content is unchanged: {error}")
+            return
+        activity.activity_type = event.activity_type
+        _merge_metadata(activity, event)
+
+    # Runs
+
+    def _run_started(self, event: Any) -> None:
+        thread = self.thread
+        thread.run_tool_call_ids = []
+        if event.input is not None:
+            for message in event.input.messages:
+                if thread.message(message.id) is None:
+                    thread.add_message(message)
+
+    def _run_finished(self, event: Any) -> None:
+        thread, outcome = self.thread, event.outcome
+        if outcome is not None and outcome.type == "interrupt":
+            thread.outcome = RunOutcome("interrupt", interrupts=list(outcome.interrupts), result=event.result)
+            thread.interrupts = list(outcome.interrupts)
+            return
+        thread.interrupts = []
+        if outcome is not None and outcome.type == "cancelled":
+            thread.outcome = RunOutcome("cancelled", result=event.result)
+            return
+        named = getattr(outcome, "pending_tool_call_ids", None)
+        pending = list(named) if named else [c for c in thread.run_tool_call_ids if thread.result_of(c) is None]
+        thread.outcome = RunOutcome("success", pending_tool_call_ids=pending, result=event.result)
+
+    def _run_error(self, event: Any) -> None:
+        self.thread.outcome = RunOutcome("error", message=event.message, code=event.code)
+
+
+def _merge_metadata(target: Any, event: BaseEvent) -> None:
+    if event.metadata is not None and target is not None:
+        target.metadata = {**(target.metadata or {}), **event.metadata}

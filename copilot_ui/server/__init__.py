@@ -1,0 +1,17 @@
+"""The built-in agent: a pydantic-ai Agent with a deterministic demo model, and how the app picks its agent."""
+
+from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic_agent
+from ._app import agui_app
+from ._choice import agent_from_environment, agent_headers
+from ._demo import demo_model
+
+__all__ = [
+    "INSTRUCTIONS",
+    "agent_from_environment",
+    "agent_headers",
+    "agui_app",
+    "builtin_agent",
+    "builtin_model",
+    "builtin_pydantic_agent",
+    "demo_model",
+]

@@ -1,0 +1,31 @@
+"""Which agent the app talks to: a remote AG-UI server when COPILOT_AGENT_URL is set, the built-in one otherwise."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..agents import Agent, HttpAgent
+
+
+def agent_from_environment(agent_id: str = "default") -> Agent:
+    """HttpAgent to COPILOT_AGENT_URL (headers from COPILOT_AGENT_HEADERS, a JSON object), else the built-in agent."""
+    url = os.environ.get("COPILOT_AGENT_URL", "").strip()
+    if url:
+        return HttpAgent(url, agent_id=agent_id, headers=agent_headers(os.environ.get("COPILOT_AGENT_HEADERS")))
+    from ._agent import builtin_agent
+
+    return builtin_agent(agent_id=agent_id)
+
+
+def agent_headers(raw: str | None) -> dict[str, str]:
+    """Headers from a JSON object of strings; a clear error for anything else."""
+    if not raw or not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"COPILOT_AGENT_HEADERS is not valid JSON ({error.msg}); give a JSON object") from None
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise ValueError('COPILOT_AGENT_HEADERS must be a JSON object of strings, e.g. {"Authorization": "Bearer …"}')
+    return value

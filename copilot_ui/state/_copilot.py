@@ -1,0 +1,136 @@
+"""CopilotState: the sidebar's conversation in the person's session, and the events that drive the loop.
+
+Sending a message starts a background task that drives the run loop (copilot_ui.core) over the
+session's thread. The loop reaches the page through three doors this module gives it: the view
+sink (what the person sees), the session's states (for tools declared with state=), and the
+context providers (what the agent sees), each used inside short `async with self` blocks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import reflex as rx
+from ag_ui.core import Context
+
+from ..core import ErrorOccurred, RunLoop, Session, Thread
+from ..protocol import new_id
+from ._declarations import copilot
+from ._items import ChatItem
+from ._live import LiveState
+from ._sink import ViewSink
+
+logger = logging.getLogger("copilot_ui.state")
+
+
+@dataclass
+class _ActiveRun:
+    loop: RunLoop
+    thread: Thread
+    sink: ViewSink
+
+
+# Runs under way, by the browser tab's client token (one process; several workers need a shared store).
+_ACTIVE: dict[str, _ActiveRun] = {}
+
+
+class CopilotState(rx.State):
+    """The conversation shown in the sidebar."""
+
+    items: list[ChatItem] = rx.field(default_factory=list)
+    running: bool = False
+    _thread: Thread | None = None
+
+    @rx.event(background=True)
+    async def send(self, form: dict[str, Any]) -> None:
+        """The person sent a message from the composer."""
+        text = str(form.get("message") or "").strip()
+        agent_id = str(form.get("agent") or "default")
+        if not text:
+            return
+        token = self.router.session.client_token
+        active = _ACTIVE.get(token)
+        if active is not None and active.loop.running:  # the message goes with the run's next request
+            active.sink.queue_user_message(text)
+            await active.loop.send(active.thread, text)
+            return
+        async with self:
+            if self._thread is None:
+                self._thread = Thread()
+            thread = self._thread
+            self.items.append(ChatItem(id=new_id("user-"), kind="user", text=text))
+            self.running = True
+            page = self.router.page.path or "/"
+        await self._drive(token, thread, agent_id, page, text)
+
+    @rx.event
+    def stop(self) -> None:
+        """The person pressed Stop."""
+        active = _ACTIVE.get(self.router.session.client_token)
+        if active is not None:
+            active.loop.abort()
+
+    @rx.event
+    def clear(self) -> None:
+        """Start a new conversation."""
+        active = _ACTIVE.get(self.router.session.client_token)
+        if active is not None:
+            active.loop.abort()
+        self._thread = Thread()
+        self.items = []
+
+    async def _drive(self, token: str, thread: Thread, agent_id: str, page: str, text: str) -> None:
+        sink = ViewSink(self, thread)
+        loop = RunLoop(
+            copilot.agent(agent_id),
+            copilot.toolbox,
+            hooks=copilot.hooks,
+            context=self._read_context,
+            commit=sink.commit,
+            state_access=_SessionStates(self),
+            session=Session(page=page),
+            emit=sink.emit,
+            ask_person=True,
+            limits=copilot.limits,
+        )
+        run = _ACTIVE[token] = _ActiveRun(loop, thread, sink)
+        try:
+            await loop.send(thread, text)
+        except Exception as error:  # a bug must not leave the sidebar spinning
+            logger.exception("the copilot run failed")
+            sink.emit(ErrorOccurred(f"Something went wrong: {error}"))
+        finally:
+            if _ACTIVE.get(token) is run:
+                del _ACTIVE[token]
+            await sink.close()
+            async with self:
+                self.running = False
+                self._thread = thread
+
+    async def _read_context(self) -> list[Context]:
+        """What the agent sees, read fresh from the page's states for every run."""
+        values = []
+        async with self:
+            for provider in copilot.contexts:
+                state = await self.get_state(provider.state) if provider.state is not None else None
+                values.append(Context(description=provider.description, value=provider.value(state)))
+        return values
+
+
+class _SessionStates:
+    """The person's own session states, for tools declared with state=."""
+
+    def __init__(self, owner: Any) -> None:
+        self._owner = owner
+
+    @asynccontextmanager
+    async def open(self, state_type: type) -> AsyncIterator[Any]:
+        async with self._owner:
+            yield await self._owner.get_state(state_type)
+
+
+__all__ = ["CopilotState", "LiveState"]

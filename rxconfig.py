@@ -1,0 +1,17 @@
+"""Reflex configuration of the demo app (copilot_ui/copilot_ui.py)."""
+
+import os
+
+import reflex as rx
+
+# bun cannot always be downloaded (offline machines, closed networks); npm comes with the Node in .venv.
+os.environ.setdefault("REFLEX_USE_NPM", "1")
+
+config = rx.Config(
+    app_name="copilot_ui",
+    telemetry_enabled=False,
+    plugins=[rx.plugins.RadixThemesPlugin(theme=rx.theme(accent_color="indigo"))],
+    disable_plugins=[rx.plugins.SitemapPlugin],
+    # The badge sits over the sidebar's Send button; the README credits Reflex instead.
+    show_built_with_reflex=False,
+)
