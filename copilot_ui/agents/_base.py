@@ -71,6 +71,9 @@ class _Pump:
         self._aborted = True
         if self._task is not None:
             self._task.cancel()
+        # Wakes the consumer itself: a producer cancelled before its first step never runs to wake it.
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(self._DONE)
 
     async def events(self, on_close: Any) -> AsyncIterator[BaseEvent]:
         if self._aborted:

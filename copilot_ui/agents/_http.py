@@ -117,7 +117,9 @@ class _StreamReader:
                     run_open = _run_open_after(event, run_open)
                     yield event
         except FrameTooLarge as error:
-            raise LimitExceeded(f"the agent at {self.url} sent {error}; the run was stopped") from None
+            raise LimitExceeded(
+                f"the agent at {self.url} sent an event frame larger than {error.limit:,} characters; the run was stopped"
+            ) from None
         if run_open or self.received == 0:
             raise StreamEnded(self.url, self.received)
 
@@ -161,5 +163,11 @@ async def _body_start(response: httpx.Response) -> str:
 
 
 def _reason(error: Exception) -> str:
-    text = str(error) or type(error).__name__
-    return "connection refused" if "refused" in text.lower() or "errno 111" in text.lower() else text
+    # httpx words a refusal "All connection attempts failed"; the ConnectionRefusedError is further down its causes.
+    cause: BaseException | None = error
+    while cause is not None:
+        text = str(cause).lower()
+        if isinstance(cause, ConnectionRefusedError) or "refused" in text or "errno 111" in text:
+            return "connection refused"
+        cause = cause.__cause__ or cause.__context__
+    return str(error) or type(error).__name__

@@ -9,7 +9,7 @@ import httpx
 
 from ._base import Agent
 from ._errors import AgentError, AgentHTTPError, AgentUnreachable
-from ._http import HttpAgent, HttpLimits
+from ._http import HttpAgent, HttpLimits, _reason
 
 
 class AgentRegistry:
@@ -72,7 +72,7 @@ async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClie
     try:
         response = await client.get(url, headers={"Accept": "application/json", **headers})
     except httpx.TransportError as error:
-        raise AgentUnreachable(url, str(error) or type(error).__name__) from None
+        raise AgentUnreachable(url, _reason(error)) from None
     finally:
         if owned:
             await client.aclose()

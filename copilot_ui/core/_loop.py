@@ -339,8 +339,11 @@ class _Turn:
     def _count_same_call(self, call: ToolCall, arguments: dict[str, Any]) -> Answered | None:
         turn, most = self.thread.turn, self.loop.limits.max_same_call
         sign = signature(call, arguments)
-        turn.same_call_streak = turn.same_call_streak + 1 if sign == turn.last_call_signature else 1
-        turn.last_call_signature = sign
+        if sign != turn.last_call_signature:
+            turn.same_call_streak = 1
+        elif turn.last_call_run != turn.agent_runs:  # repeated by a later reply, not twice in one reply
+            turn.same_call_streak += 1
+        turn.last_call_signature, turn.last_call_run = sign, turn.agent_runs
         if turn.same_call_streak > most:
             self.stop_reason = f"the agent kept calling {call.function.name} with the same arguments; the run was stopped"
             return Answered(error_text(self.stop_reason), True, "error")

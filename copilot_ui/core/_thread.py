@@ -25,7 +25,8 @@ class TurnBook:
     batch_wants_follow_up: bool = False
     batch_completed_run: bool = False
     last_call_signature: str | None = None
-    same_call_streak: int = 0
+    same_call_streak: int = 0  # replies in a row that made the same call
+    last_call_run: int = 0  # the agent run (of this turn) that made the last call counted
     last_sent_message_id: str | None = None  # the last message of the thread when the agent last ran
 
 

@@ -10,10 +10,11 @@ call's context, and the first parameter of a tool declared with `state=` receive
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -73,8 +74,28 @@ class Tool:
         try:
             model = self.arguments_model.model_validate(arguments)
         except ValidationError as error:
-            raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
+            repaired = self._decode_json_strings(arguments)
+            if repaired is None:
+                raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
+            try:
+                model = self.arguments_model.model_validate(repaired)
+            except ValidationError:
+                raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
         return {name: getattr(model, name) for name in self.arguments_model.model_fields}
+
+    def _decode_json_strings(self, arguments: dict[str, Any]) -> dict[str, Any] | None:
+        """Models often send an array or object as a JSON string: decode those where the schema wants one."""
+        properties = self.parameters.get("properties", {})
+        repaired, changed = dict(arguments), False
+        for name, value in arguments.items():
+            wanted = properties.get(name, {}).get("type")
+            if isinstance(value, str) and wanted in ("array", "object") and value.strip()[:1] in ("[", "{"):
+                try:
+                    repaired[name] = json.loads(value)
+                    changed = True
+                except ValueError:
+                    pass
+        return repaired if changed else None
 
     def call(self, state: Any, arguments: dict[str, Any], context: ToolContext) -> Awaitable[Any] | Any:
         """Call the handler: (state?, **arguments, context?) or, for a wildcard, (name, arguments, context?)."""
@@ -100,9 +121,22 @@ def tool_from_function(
     kind: ToolKind = "function",
     **options: Any,
 ) -> Tool:
-    """Declare a tool from a function's signature, type hints and docstring."""
+    """Declare a tool from a function's signature, type hints and docstring.
+
+    The name "*" declares the wildcard: it takes (name, arguments) of every call no tool claims.
+    """
     summary, parameter_docs = _parse_docstring(inspect.getdoc(function) or "")
-    hints = get_type_hints(function, include_extras=True)
+    hints = _parameter_hints(function, state)
+    if name == "*" or kind == "wildcard":
+        context_parameter = next((p for p, hint in hints.items() if hint is ToolContext), None)
+        return Tool(
+            name="*",
+            description=description or summary,
+            handler=function,
+            kind="wildcard",
+            context_parameter=context_parameter,
+            **options,
+        )
     parameters = list(inspect.signature(function).parameters.values())
     if state is not None:
         if not parameters:
@@ -135,12 +169,29 @@ def tool_from_function(
     )
 
 
+def _parameter_hints(function: Callable[..., Any], state: type | None) -> dict[str, Any]:
+    """The evaluated type hints of the parameters (the return type is not needed, nor evaluated)."""
+    local_names = {state.__name__: state} if state is not None else {}  # a state class defined in a function
+    global_names = getattr(function, "__globals__", {})
+    hints = {}
+    for name, hint in inspect.get_annotations(function).items():
+        if name == "return":
+            continue
+        try:
+            hints[name] = eval(hint, global_names, local_names) if isinstance(hint, str) else hint
+        except NameError as error:
+            raise TypeError(
+                f"tool {function.__name__}: the type of parameter {name!r} ({hint}) cannot be resolved ({error}); "
+                "define the types a tool uses at module level"
+            ) from None
+    return hints
+
+
 def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     """An object schema with references inlined and pydantic's titles left out, as providers like it."""
     schema = model.model_json_schema()
     definitions = schema.pop("$defs", {})
     inlined = _inline(schema, definitions, set())
-    inlined.pop("title", None)
     inlined.setdefault("type", "object")
     inlined.setdefault("properties", {})
     return inlined
@@ -154,11 +205,19 @@ def _inline(node: Any, definitions: dict[str, Any], seen: set[str]) -> Any:
     reference = node.get("$ref")
     if isinstance(reference, str) and reference.startswith("#/$defs/"):
         key = reference.removeprefix("#/$defs/")
-        if key in seen:  # a recursive model: keep the reference rather than loop
+        if key in seen:  # a recursive model: an object, rather than a loop
             return {"type": "object"}
         merged = {**definitions.get(key, {}), **{k: v for k, v in node.items() if k != "$ref"}}
         return _inline(merged, definitions, seen | {key})
-    return {key: _inline(value, definitions, seen) for key, value in node.items() if key != "title"}
+    inlined = {}
+    for key, value in node.items():
+        if key == "title" and isinstance(value, str):
+            continue  # pydantic's titles are noise to a model
+        if key in ("properties", "$defs", "patternProperties") and isinstance(value, dict):
+            inlined[key] = {name: _inline(schema, definitions, seen) for name, schema in value.items()}
+        else:
+            inlined[key] = _inline(value, definitions, seen)
+    return inlined
 
 
 def _described(annotation: Any, doc: str | None) -> Any:

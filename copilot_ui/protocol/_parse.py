@@ -36,7 +36,7 @@ def reject_frame(frame: str | bytes | dict[str, Any], error: ValidationError) ->
     first = error.errors(include_url=False)[0]
     if first["type"] == "json_invalid":
         raise ProtocolError(Rule.NOT_JSON, f"the frame is not valid JSON ({first['msg']}): {_start(frame)}") from None
-    if first["loc"] == () and first["type"] == "model_attributes_type":
+    if first["loc"] == () and first["type"] in ("dict_type", "model_attributes_type"):  # JSON / Python
         raise ProtocolError(Rule.NOT_JSON, f"the frame is not a JSON object: {_start(frame)}") from None
     if first["loc"] == () and first["type"] in ("union_tag_invalid", "union_tag_not_found"):
         event_type = first["input"].get("type") if isinstance(first["input"], dict) else None
@@ -56,5 +56,5 @@ def _describe(item: Any) -> str:
 
 
 def _start(frame: str | bytes | dict[str, Any], limit: int = 120) -> str:
-    text = frame.decode("utf-8", "replace") if isinstance(frame, bytes) else str(frame)
+    text = (frame.decode("utf-8", "replace") if isinstance(frame, bytes) else str(frame)).strip()
     return text if len(text) <= limit else text[:limit] + "…"

@@ -7,6 +7,7 @@ operation (move, copy, test) goes to the jsonpatch library whole, also atomic.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import jsonpatch
@@ -38,7 +39,9 @@ def _apply_simple(document: Any, operations: list[Any]) -> Any:
     root = document
     try:
         for operation in operations:
-            root = _apply_one(root, operation.op, operation.path, getattr(operation, "value", None), undo)
+            # A copy of the value, as jsonpatch makes: later operations must not change the event's patch.
+            value = copy.deepcopy(getattr(operation, "value", None))
+            root = _apply_one(root, operation.op, operation.path, value, undo)
     except PatchError:
         for step in reversed(undo):
             _undo(step)

@@ -13,7 +13,7 @@ from ._thread import Thread
 def read_frames(path: str | Path) -> Iterator[str]:
     """The frames of a recording: lines of a .jsonl file, or the data of each event of an .sse file."""
     path = Path(path)
-    with path.open(encoding="utf-8") as file:
+    with path.open(encoding="utf-8", errors="replace") as file:  # decoded as httpx decodes a live stream
         if path.suffix.lower() in (".sse", ".txt", ".eventstream"):
             frames = SSEFrames()
             for text in file:

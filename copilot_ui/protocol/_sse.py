@@ -43,10 +43,10 @@ class SSEFrames:
         for line in lines:
             self._frame += len(line)
             event = self._events.decode(line)
-            if event is not None:
+            if not line:  # a blank line ends the frame, even one of comments only (a keep-alive)
                 self._frame = 0
-                if event.data:
-                    yield event.data
+            if event is not None and event.data:
+                yield event.data
         if self._unterminated + self._frame > self.max_frame_chars:
             raise FrameTooLarge(self.max_frame_chars)
 

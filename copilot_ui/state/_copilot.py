@@ -8,6 +8,7 @@ context providers (what the agent sees), each used inside short `async with self
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -110,6 +111,8 @@ class CopilotState(rx.State):
             async with self:
                 self.running = False
                 self._thread = thread
+            if copilot.store is not None:
+                await asyncio.to_thread(copilot.store.save, thread)
 
     async def _read_context(self) -> list[Context]:
         """What the agent sees, read fresh from the page's states for every run."""

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from ..agents import Agent, AgentRegistry
 from ..core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
+from ..store import ThreadStore
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -40,6 +41,7 @@ class Copilot:
         self.contexts: list[ContextProvider] = []
         self.hooks = Hooks()
         self.limits = LoopLimits()
+        self.store: ThreadStore | None = None  # where threads are saved at the end of each turn, if anywhere
 
     def agent(self, agent_id: str = "default") -> Agent:
         """The agent with this id; the default one is chosen from the environment on first use."""

@@ -1,0 +1,1 @@
+"""Benchmarks: each prints its figures as `name: value unit` lines. `make bench` runs them all."""

@@ -1,0 +1,99 @@
+"""A person at the demo dashboard, talking to its copilot."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+DARK = re.compile(r"\bdark\b")
+
+# Records, in the page itself, what the person would see and when: every length the reply being
+# written had, when <html> became dark, and when the first words of the agent's follow-up appeared.
+OBSERVER = """
+window.__seen = {replyLengths: [], darkAt: null, followUpAt: null};
+new MutationObserver(() => {
+  const now = performance.now();
+  const live = document.querySelector('[data-kind="live"]');
+  if (live) window.__seen.replyLengths.push(live.textContent.length);
+  if (window.__seen.darkAt === null && document.documentElement.classList.contains('dark')) window.__seen.darkAt = now;
+  const sidebar = document.querySelector('aside[aria-label="Copilot"]');
+  if (window.__seen.followUpAt === null && sidebar && sidebar.textContent.includes('Done:')) window.__seen.followUpAt = now;
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+
+
+def ask(page: Page, text: str) -> None:
+    box = page.get_by_role("textbox", name="Ask the copilot")
+    box.fill(text)
+    box.press("Enter")
+
+
+def test_the_sidebar_is_a_landmark_with_a_message_box(page: Page):
+    page.goto("/")
+    sidebar = page.get_by_role("complementary", name="Copilot")
+    expect(sidebar).to_be_visible()
+    expect(sidebar.get_by_role("textbox", name="Ask the copilot")).to_be_editable()
+
+
+def test_hello_gets_a_reply_streamed_word_by_word(page: Page):
+    page.add_init_script(OBSERVER)
+    page.goto("/")
+    ask(page, "hello")
+
+    sidebar = page.get_by_role("complementary", name="Copilot")
+    expect(sidebar.locator('[data-kind="user"]')).to_have_text("hello")
+    expect(page.get_by_role("textbox", name="Ask the copilot")).to_have_value("")  # Enter sent and cleared it
+    reply = sidebar.locator('[data-kind="assistant"]')
+    expect(reply).to_contain_text("Hello! I'm the demo copilot", timeout=20_000)
+    expect(reply).to_contain_text("Connect a real model or any AG-UI agent server")
+    expect(sidebar.locator('[data-kind="live"]')).to_have_count(0)
+
+    lengths = page.evaluate("window.__seen.replyLengths")
+    growing = sorted(set(length for length in lengths if length > 0))
+    assert len(growing) >= 4, f"the reply did not stream: lengths seen {growing}"
+
+
+def test_shift_enter_starts_a_new_line_instead_of_sending(page: Page):
+    page.goto("/")
+    box = page.get_by_role("textbox", name="Ask the copilot")
+    box.fill("first line")
+    box.press("Shift+Enter")
+    box.type("second line")
+    expect(box).to_have_value("first line\nsecond line")
+    expect(page.locator('[data-kind="user"]')).to_have_count(0)
+
+
+def test_switching_to_dark_mode_changes_the_page_before_the_agent_answers(page: Page):
+    page.add_init_script(OBSERVER)
+    page.goto("/")
+    expect(page.locator("html")).not_to_have_class(DARK)
+
+    ask(page, "switch to dark mode")
+
+    sidebar = page.get_by_role("complementary", name="Copilot")
+    card = sidebar.locator('[data-tool="set_theme"]')
+    expect(card).to_have_attribute("data-status", "complete", timeout=20_000)
+    expect(card.get_by_label("Arguments")).to_contain_text('"mode": "dark"')
+    expect(card.get_by_label("Result")).to_have_text("Theme is now dark.")
+    expect(page.locator("html")).to_have_class(DARK)
+    expect(page.locator("#theme-label")).to_contain_text("dark")
+
+    # The follow-up quotes the tool's result and what the context, read after the commit, said.
+    answer = sidebar.locator('[data-kind="assistant"]').last
+    expect(answer).to_have_text("Done: Theme is now dark. The dashboard now shows the dark theme.", timeout=20_000)
+    seen = page.evaluate("window.__seen")
+    assert seen["darkAt"] is not None and seen["followUpAt"] is not None
+    assert seen["darkAt"] < seen["followUpAt"], "the page turned dark only after the follow-up began"
+
+
+def test_switching_back_to_light_mode_restores_the_page(page: Page):
+    page.goto("/")
+    ask(page, "switch to dark mode")
+    expect(page.locator("html")).to_have_class(DARK, timeout=20_000)
+    expect(page.get_by_text("The dashboard now shows the dark theme.")).to_be_visible(timeout=20_000)
+
+    ask(page, "now switch to light mode")
+    expect(page.get_by_text("The dashboard now shows the light theme.")).to_be_visible(timeout=20_000)
+    expect(page.locator("html")).not_to_have_class(DARK)
+    expect(page.locator('[data-tool="set_theme"]')).to_have_count(2)

@@ -1,0 +1,148 @@
+"""Hooks are the one place to intercept a run: they may block, rewrite, replace or stop; a failing hook is contained."""
+
+from __future__ import annotations
+
+from ag_ui.core import Context, EventType, RunAgentInput
+
+from copilot_ui.agents import scripts as s
+from copilot_ui.core import Block, Hooks, Replace, Rewrite, Stop
+
+from .conftest import assert_one_result_per_call, make_loop, reply_with_results, results
+
+
+def transfer(amount: int, to: str) -> str:
+    """Transfer money."""
+    return f"sent {amount} to {to}"
+
+
+def one_transfer(amount: int = 50):
+    return s.tool_calls_reply(("transfer", {"amount": amount, "to": "bob"}, "c1"))
+
+
+async def test_a_before_tool_hook_can_block_a_call_with_a_reason(thread):
+    hooks = Hooks(before_tool=[lambda call: Block("transfers are frozen") if call.tool_name == "transfer" else None])
+    loop, agent, _ = make_loop(one_transfer(), reply_with_results(), tools=[transfer], hooks=hooks)
+    await loop.send(thread, "pay bob")
+    assert results(thread)["c1"] == "Error: blocked: transfers are frozen"
+    assert len(agent.inputs) == 2
+
+
+async def test_a_before_tool_hook_can_rewrite_the_arguments(thread):
+    hooks = Hooks(before_tool=[lambda call: Rewrite({**call.arguments, "amount": min(call.arguments["amount"], 100)})])
+    loop, _, _ = make_loop(one_transfer(5000), s.text_reply("ok"), tools=[transfer], hooks=hooks)
+    await loop.send(thread, "pay bob")
+    assert results(thread)["c1"] == "sent 100 to bob"
+
+
+async def test_an_after_tool_hook_can_replace_the_result(thread):
+    async def redact(call, result):
+        return Replace(result.content.replace("bob", "[redacted]"))
+
+    loop, _, _ = make_loop(one_transfer(), s.text_reply("ok"), tools=[transfer], hooks=Hooks(after_tool=[redact]))
+    await loop.send(thread, "pay bob")
+    assert results(thread)["c1"] == "sent 50 to [redacted]"
+
+
+async def test_a_tool_hook_that_raises_becomes_the_calls_error_result(thread):
+    def broken(call):
+        raise RuntimeError("policy service down")
+
+    loop, _, _ = make_loop(one_transfer(), s.text_reply("ok"), tools=[transfer], hooks=Hooks(before_tool=[broken]))
+    outcome = await loop.send(thread, "pay bob")
+    assert outcome.status == "done"
+    assert results(thread)["c1"] == "Error: the before_tool hook failed: RuntimeError: policy service down"
+
+
+async def test_a_before_tool_hook_can_stop_the_run_and_every_call_still_gets_a_result(thread):
+    ran = []
+
+    def log(text: str) -> str:
+        """Log."""
+        ran.append(text)
+        return "logged"
+
+    hooks = Hooks(before_tool=[lambda call: Stop("a transfer needs a manager") if call.tool_name == "transfer" else None])
+    loop, agent, _ = make_loop(
+        s.tool_calls_reply(("transfer", {"amount": 1, "to": "bob"}, "c1"), ("log", {"text": "x"}, "c2")),
+        tools=[transfer, log],
+        hooks=hooks,
+    )
+    outcome = await loop.send(thread, "pay")
+    assert outcome.status == "stopped"
+    assert outcome.message == "a transfer needs a manager"
+    assert ran == []
+    assert len(agent.inputs) == 1
+    assert_one_result_per_call(thread)
+
+
+async def test_a_before_run_hook_can_stop_before_any_request(thread):
+    loop, agent, _ = make_loop(s.text_reply("never"), hooks=Hooks(before_run=[lambda thread: Stop("outside office hours")]))
+    outcome = await loop.send(thread, "hi")
+    assert (outcome.status, outcome.message) == ("stopped", "outside office hours")
+    assert agent.inputs == []
+
+
+async def test_a_before_agent_call_hook_can_change_what_is_sent(thread):
+    def add_user_profile(run_input: RunAgentInput) -> RunAgentInput:
+        return run_input.model_copy(update={"context": [*run_input.context, Context(description="user", value="Ada")]})
+
+    loop, agent, _ = make_loop(s.text_reply("hi Ada"), hooks=Hooks(before_agent_call=[add_user_profile]))
+    await loop.send(thread, "hi")
+    assert agent.inputs[0].context[-1].value == "Ada"
+
+
+async def test_a_before_agent_call_hook_can_stop_the_follow_up(thread):
+    def only_first(run_input: RunAgentInput) -> Stop | None:
+        return Stop("one request per turn") if any(m.role == "tool" for m in run_input.messages) else None
+
+    loop, agent, _ = make_loop(
+        one_transfer(), s.text_reply("never"), tools=[transfer], hooks=Hooks(before_agent_call=[only_first])
+    )
+    outcome = await loop.send(thread, "pay")
+    assert outcome.status == "stopped"
+    assert len(agent.inputs) == 1
+    assert results(thread) == {"c1": "sent 50 to bob"}
+
+
+async def test_an_after_agent_call_hook_sees_the_thread_after_each_run(thread):
+    seen = []
+    hooks = Hooks(after_agent_call=[lambda run_input, thread: seen.append(thread.messages[-1].content)])
+    loop, _, _ = make_loop(s.text_reply("hello there"), hooks=hooks)
+    await loop.send(thread, "hi")
+    assert seen == ["hello there"]
+
+
+async def test_an_on_event_hook_sees_every_event_and_may_stop_the_run(thread):
+    seen: list[str] = []
+
+    def watch(event):
+        seen.append(event.type.value)
+        if event.type is EventType.TOOL_CALL_START:
+            return Stop("no tools today")
+        return None
+
+    loop, agent, _ = make_loop(one_transfer(), s.text_reply("never"), tools=[transfer], hooks=Hooks(on_event=[watch]))
+    outcome = await loop.send(thread, "pay")
+    assert outcome.status == "stopped"
+    assert seen[:2] == ["RUN_STARTED", "TEXT_MESSAGE_START"]
+    assert "TOOL_CALL_START" in seen
+    assert "Error" in results(thread)["c1"]
+    assert len(agent.inputs) == 1
+
+
+async def test_an_after_run_hook_hears_how_the_turn_ended(thread):
+    ends = []
+    loop, _, _ = make_loop(s.text_reply("hi"), hooks=Hooks(after_run=[lambda thread, outcome: ends.append(outcome.status)]))
+    await loop.send(thread, "hello")
+    assert ends == ["done"]
+
+
+async def test_a_run_hook_that_raises_ends_the_turn_with_an_error_not_a_crash(thread):
+    def broken(thread):
+        raise ValueError("audit log unavailable")
+
+    loop, agent, _ = make_loop(s.text_reply("never"), hooks=Hooks(before_run=[broken]))
+    outcome = await loop.send(thread, "hi")
+    assert outcome.status == "error"
+    assert "audit log unavailable" in outcome.message
+    assert agent.inputs == []

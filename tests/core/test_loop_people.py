@@ -1,0 +1,279 @@
+"""Where a person must decide: approval before a risky tool, a human-in-the-loop answer, an agent's interrupt.
+
+Waiting is a state of the thread: the drive returns "waiting", and a decision resumes it, in the
+same drive, in a later one, or after the thread was saved and loaded again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+
+from ag_ui.core import Interrupt, ToolCallResultEvent
+
+from copilot_ui.agents import scripts as s
+from copilot_ui.core import Answer, Approve, AwaitingPerson, Deny, tool_from_function
+
+from .conftest import assert_one_result_per_call, make_loop, reply_with_results, results
+
+
+def refund(order_id: int, reason: str = "") -> str:
+    """Refund an order."""
+    return f"refunded order {order_id}"
+
+
+def approved_refund():
+    return tool_from_function(refund, approval="always")
+
+
+async def test_a_call_that_needs_approval_waits_and_runs_once_approved(thread):
+    loop, agent, recorder = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 7}, "c1")), reply_with_results(), tools=[approved_refund()], ask_person=True
+    )
+    outcome = await loop.send(thread, "refund order 7")
+
+    assert outcome.status == "waiting"
+    (waiting,) = recorder.of(AwaitingPerson)
+    assert (waiting.call_id, waiting.kind, waiting.arguments) == ("c1", "approval", {"order_id": 7})
+    assert results(thread) == {}
+    assert len(agent.inputs) == 1
+
+    loop.decide(thread, "c1", Approve())
+    outcome = await loop.drive(thread)
+    assert outcome.status == "done"
+    assert results(thread) == {"c1": "refunded order 7"}
+    assert thread.messages[-1].content == "Results: refunded order 7"
+    assert_one_result_per_call(thread)
+
+
+async def test_approval_with_edited_arguments_runs_with_them_after_validating_them_again(thread):
+    loop, _, _ = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 7}, "c1"), ("refund", {"order_id": 8}, "c2")),
+        s.text_reply("ok"),
+        tools=[approved_refund()],
+        ask_person=True,
+    )
+    await loop.send(thread, "refund")
+    loop.decide(thread, "c1", Approve(arguments={"order_id": 9}))
+    loop.decide(thread, "c2", Approve(arguments={"order_id": "nine"}))
+    await loop.drive(thread)
+    outcome = results(thread)
+    assert outcome["c1"] == "refunded order 9"
+    assert outcome["c2"].startswith("Error:") and "order_id" in outcome["c2"]
+
+
+async def test_a_denied_call_tells_the_agent_why_and_the_agent_continues(thread):
+    ran = []
+
+    def delete(path: str) -> str:
+        """Delete a file."""
+        ran.append(path)
+        return "deleted"
+
+    loop, agent, _ = make_loop(
+        s.tool_calls_reply(("delete", {"path": "/etc"}, "c1")),
+        reply_with_results(),
+        tools=[tool_from_function(delete, approval="always")],
+        ask_person=True,
+    )
+    await loop.send(thread, "clean up")
+    loop.decide(thread, "c1", Deny("that is the system folder"))
+    outcome = await loop.drive(thread)
+    assert ran == []
+    assert results(thread)["c1"] == "Error: denied by the user: that is the system folder"
+    assert outcome.status == "done"
+    assert len(agent.inputs) == 2
+
+
+async def test_an_approval_policy_can_look_at_the_arguments(thread):
+    big = tool_from_function(refund, approval=lambda arguments: arguments["order_id"] > 100)
+    loop, _, recorder = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 5}, "small"), ("refund", {"order_id": 500}, "large")),
+        s.text_reply("ok"),
+        tools=[big],
+        ask_person=True,
+    )
+    outcome = await loop.send(thread, "refunds")
+    assert outcome.status == "waiting"
+    assert results(thread) == {"small": "refunded order 5"}
+    assert [event.call_id for event in recorder.of(AwaitingPerson)] == ["large"]
+
+
+async def test_with_no_person_to_ask_a_call_needing_approval_is_denied(thread):
+    ran = []
+
+    def wipe() -> str:
+        """Wipe."""
+        ran.append(1)
+        return "wiped"
+
+    loop, _, _ = make_loop(
+        s.tool_calls_reply(("wipe", {}, "c1")), s.text_reply("ok"), tools=[tool_from_function(wipe, approval="always")]
+    )
+    outcome = await loop.send(thread, "wipe")
+    assert outcome.status == "done"
+    assert ran == []
+    assert "denied by the user: no person could be asked" in results(thread)["c1"]
+
+
+async def test_calls_that_need_no_person_are_not_held_back_by_one_that_waits(thread):
+    def lookup(order_id: int) -> str:
+        """Look an order up."""
+        return f"order {order_id} is paid"
+
+    loop, agent, _ = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 7}, "c1"), ("lookup", {"order_id": 7}, "c2")),
+        reply_with_results(),
+        tools=[approved_refund(), lookup],
+        ask_person=True,
+    )
+    outcome = await loop.send(thread, "refund 7")
+    assert outcome.status == "waiting"
+    assert results(thread) == {"c2": "order 7 is paid"}  # ran, and is in the thread while c1 waits
+    assert len(agent.inputs) == 1  # no follow-up until every call has its result
+
+    loop.decide(thread, "c1", Approve())
+    await loop.drive(thread)
+    assert [m.tool_call_id for m in agent.inputs[1].messages if m.role == "tool"] == ["c1", "c2"]
+
+
+async def test_a_decision_made_while_other_tools_run_is_acted_on_in_the_same_drive(thread):
+    gate = asyncio.Event()
+
+    async def slow_report() -> str:
+        """A slow report."""
+        await asyncio.wait_for(gate.wait(), 2)
+        return "report ready"
+
+    loop, agent, recorder = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 7}, "c1"), ("slow_report", {}, "c2")),
+        reply_with_results(),
+        tools=[approved_refund(), slow_report],
+        ask_person=True,
+    )
+    drive = asyncio.create_task(loop.send(thread, "refund and report"))
+    while not recorder.of(AwaitingPerson):
+        await asyncio.sleep(0.005)
+    loop.decide(thread, "c1", Approve())
+    await asyncio.sleep(0.02)
+    assert results(thread).get("c1") == "refunded order 7"  # approved and run while c2 still runs
+    gate.set()
+    outcome = await asyncio.wait_for(drive, 2)
+    assert outcome.status == "done"
+    assert len(agent.inputs) == 2
+
+
+async def test_a_human_in_the_loop_call_takes_the_persons_answer_as_its_result(thread):
+    def confirm_plan(steps: list[str]) -> None:
+        """Ask the user to confirm the plan."""
+
+    tool = tool_from_function(confirm_plan, kind="human")
+    loop, agent, recorder = make_loop(
+        s.tool_calls_reply(("confirm_plan", {"steps": ["a", "b"]}, "c1")), reply_with_results(), tools=[tool], ask_person=True
+    )
+    outcome = await loop.send(thread, "plan it")
+    assert outcome.status == "waiting"
+    assert recorder.of(AwaitingPerson)[0].kind == "input"
+
+    loop.decide(thread, "c1", Answer({"approved": True, "steps": ["a"]}))
+    await loop.drive(thread)
+    assert results(thread)["c1"] == '{"approved": true, "steps": ["a"]}'
+    assert agent.inputs[1].messages[-1].role == "tool"
+
+
+async def test_a_human_in_the_loop_call_with_no_person_to_ask_is_an_error(thread):
+    def confirm_plan(steps: list[str]) -> None:
+        """Confirm."""
+
+    loop, _, _ = make_loop(
+        s.tool_calls_reply(("confirm_plan", {"steps": []}, "c1")),
+        s.text_reply("ok"),
+        tools=[tool_from_function(confirm_plan, kind="human")],
+    )
+    await loop.send(thread, "plan")
+    assert "needs a person's answer" in results(thread)["c1"]
+
+
+async def test_a_thread_waiting_for_approval_resumes_after_being_saved_and_loaded(thread):
+    loop, _, _ = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 7}, "c1")), reply_with_results(), tools=[approved_refund()], ask_person=True
+    )
+    assert (await loop.send(thread, "refund")).status == "waiting"
+
+    restored = pickle.loads(pickle.dumps(thread))  # a restart, a reload, another worker
+    fresh_loop, fresh_agent, _ = make_loop(reply_with_results(), tools=[approved_refund()], ask_person=True)
+    fresh_loop.decide(restored, "c1", Approve())
+    outcome = await fresh_loop.drive(restored)
+    assert outcome.status == "done"
+    assert results(restored) == {"c1": "refunded order 7"}
+    assert fresh_agent.inputs[0].messages[-1].content == "refunded order 7"
+
+
+async def test_a_new_message_instead_of_an_answer_closes_the_waiting_call_and_goes_on(thread):
+    loop, agent, _ = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 7}, "c1")),
+        s.text_reply("ok, no refund"),
+        tools=[approved_refund()],
+        ask_person=True,
+    )
+    await loop.send(thread, "refund 7")
+    outcome = await loop.send(thread, "never mind")
+    assert outcome.status == "done"
+    assert "wrote a new message instead" in results(thread)["c1"]
+    assert [m.role for m in agent.inputs[1].messages] == ["user", "assistant", "tool", "user"]
+    assert_one_result_per_call(thread)
+
+
+async def test_an_agent_interrupt_waits_for_approval_and_the_next_run_resumes_it(thread):
+    interrupt = Interrupt(id="int-1", reason="tool_call", tool_call_id="c1", message="Delete demo.txt?")
+    first = s.interrupt_reply(interrupt, body=s.tool_call("delete_file", {"path": "demo.txt"}, call_id="c1"))
+    resumed = s.run(ToolCallResultEvent(message_id="r1", tool_call_id="c1", content="deleted demo.txt"), s.text("Deleted."))
+    loop, agent, recorder = make_loop(first, resumed, ask_person=True)
+
+    outcome = await loop.send(thread, "delete demo.txt")
+    assert outcome.status == "waiting"
+    (waiting,) = recorder.of(AwaitingPerson)
+    assert (waiting.call_id, waiting.interrupt_id, waiting.message) == ("c1", "int-1", "Delete demo.txt?")
+    assert results(thread) == {}  # a backend tool: not run here
+
+    loop.decide(thread, "c1", Approve())
+    outcome = await loop.drive(thread)
+    assert outcome.status == "done"
+    (entry,) = agent.inputs[1].resume
+    assert (entry.interrupt_id, entry.status, entry.payload) == ("int-1", "resolved", {"approved": True})
+    assert results(thread) == {"c1": "deleted demo.txt"}
+    assert thread.interrupts == []
+
+
+async def test_a_denied_interrupt_is_resumed_as_not_approved_with_the_reason(thread):
+    interrupt = Interrupt(id="int-1", reason="tool_call", tool_call_id="c1")
+    loop, agent, _ = make_loop(
+        s.interrupt_reply(interrupt, body=s.tool_call("delete_file", {}, call_id="c1")),
+        s.run(ToolCallResultEvent(message_id="r1", tool_call_id="c1", content="not deleted"), s.text("Kept it.")),
+        ask_person=True,
+    )
+    await loop.send(thread, "delete")
+    loop.decide(thread, "c1", Deny("I need it"))
+    await loop.drive(thread)
+    assert agent.inputs[1].resume[0].payload == {"approved": False, "reason": "I need it"}
+
+
+async def test_with_no_person_to_ask_an_interrupt_is_resumed_as_denied(thread):
+    interrupt = Interrupt(id="int-1", reason="tool_call", tool_call_id="c1")
+    loop, agent, _ = make_loop(
+        s.interrupt_reply(interrupt, body=s.tool_call("delete_file", {}, call_id="c1")),
+        s.run(ToolCallResultEvent(message_id="r1", tool_call_id="c1", content="not deleted"), s.text("ok")),
+    )
+    outcome = await loop.send(thread, "delete")
+    assert outcome.status == "done"
+    assert agent.inputs[1].resume[0].payload["approved"] is False
+
+
+async def test_an_interrupt_asking_for_input_takes_the_answer_as_the_resume_payload(thread):
+    interrupt = Interrupt(id="int-9", reason="input_required", message="Which city?")
+    loop, agent, recorder = make_loop(s.interrupt_reply(interrupt), s.text_reply("Booked Paris."), ask_person=True)
+    await loop.send(thread, "book a trip")
+    assert recorder.of(AwaitingPerson)[0].kind == "input"
+    loop.decide(thread, "int-9", Answer({"city": "Paris"}))
+    await loop.drive(thread)
+    assert agent.inputs[1].resume[0].payload == {"city": "Paris"}
