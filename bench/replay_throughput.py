@@ -142,7 +142,8 @@ def install_reference_client() -> None:
     command = [str(npm), "install", "--no-audit", "--no-fund", "--loglevel=error"]
     done = subprocess.run(command, cwd=CLIENT_DIR, env=_node_env(), capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
-        raise RuntimeError(f"npm install failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+        errors = [line for line in done.stderr.splitlines() if line.startswith("npm error") and "complete log" not in line]
+        raise RuntimeError(f"npm install failed: {'; '.join(errors[:2]) or done.returncode}")
 
 
 def measure_reference(frames: list[str]) -> dict[str, Any]:

@@ -1,12 +1,14 @@
 """The demo app: a small sales dashboard with its copilot docked at the right.
 
-It shows the three things an app declares: a frontend tool that changes the person's session
-state (set_theme), the context the agent sees with every run (what the dashboard shows), and the
-sidebar. With no configuration it runs on the built-in demo model, offline.
+It shows what an app declares: frontend tools that change the person's session state (set_theme,
+and refund_order, which a person approves first), the context the agent sees with every run (what
+the dashboard shows), and the sidebar. With no configuration it runs on the built-in demo model,
+offline: try "switch to dark mode" or "refund order 1041".
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import reflex as rx
@@ -14,18 +16,32 @@ import reflex as rx
 import copilot_ui as cui
 
 _KPIS = [("Revenue", "$48,210", "+12% vs last month"), ("Orders", "1,284", "+4%"), ("Refunds", "23", "-8%")]
-_ORDERS = [
-    ("#1042", "Ada Lovelace", "$120.00", "Shipped"),
-    ("#1041", "Alan Turing", "$89.50", "Processing"),
-    ("#1040", "Grace Hopper", "$310.25", "Delivered"),
-    ("#1039", "Edsger Dijkstra", "$45.00", "Refunded"),
-]
+
+
+@dataclass
+class Order:
+    """A row of the orders table."""
+
+    id: str
+    customer: str
+    total: str
+    status: str
+
+
+def _first_orders() -> list[Order]:
+    return [
+        Order("#1042", "Ada Lovelace", "$120.00", "Shipped"),
+        Order("#1041", "Alan Turing", "$89.50", "Processing"),
+        Order("#1040", "Grace Hopper", "$310.25", "Delivered"),
+        Order("#1039", "Edsger Dijkstra", "$45.00", "Refunded"),
+    ]
 
 
 class DashboardState(rx.State):
     """What the person sees on the dashboard."""
 
     theme: str = "light"
+    orders: list[Order] = rx.field(default_factory=_first_orders)
 
     @rx.event
     def toggle_theme(self) -> None:
@@ -44,13 +60,30 @@ async def set_theme(state: DashboardState, mode: Literal["light", "dark"]) -> st
     return f"Theme is now {mode}."
 
 
+@cui.frontend_tool(state=DashboardState, approval="always")
+async def refund_order(state: DashboardState, order_id: str, reason: str) -> str:
+    """Refund an order: the money goes back to the customer. A person approves it first.
+
+    Args:
+        order_id: The order, as the dashboard shows it (e.g. "#1041").
+        reason: Why the order is refunded.
+    """
+    order = next((order for order in state.orders if order.id == order_id), None)
+    if order is None:
+        raise ValueError(f"there is no order {order_id}; the dashboard shows {', '.join(o.id for o in state.orders)}")
+    if order.status == "Refunded":
+        return f"Order {order_id} was already refunded."
+    order.status = "Refunded"
+    return f"Refunded order {order_id} ({order.total} to {order.customer})."
+
+
 @cui.context(DashboardState, description="What the user sees on the dashboard")
 def dashboard_context(state: DashboardState) -> dict[str, object]:
     """The theme and the figures on screen."""
     return {
         "theme": state.theme,
         "kpis": {name: value for name, value, _ in _KPIS},
-        "recent_orders": [{"id": o[0], "customer": o[1], "total": o[2], "status": o[3]} for o in _ORDERS],
+        "recent_orders": [{"id": o.id, "customer": o.customer, "total": o.total, "status": o.status} for o in state.orders],
     }
 
 
@@ -68,9 +101,20 @@ def _orders() -> rx.Component:
         rx.heading("Recent orders", size="4", margin_bottom="0.75rem"),
         rx.table.root(
             rx.table.header(rx.table.row(*(rx.table.column_header_cell(h) for h in ("Order", "Customer", "Total", "Status")))),
-            rx.table.body(*(rx.table.row(*(rx.table.cell(value) for value in order)) for order in _ORDERS)),
+            rx.table.body(rx.foreach(DashboardState.orders, _order_row)),
             width="100%",
         ),
+    )
+
+
+def _order_row(order: Order) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(order.id),
+        rx.table.cell(order.customer),
+        rx.table.cell(order.total),
+        rx.table.cell(order.status, data_status=order.status),
+        data_order=order.id,
+        key=order.id,
     )
 
 

@@ -31,6 +31,7 @@ def chat_item(item: ChatItem) -> rx.Component:
         ("assistant", rx.el.div(rx.markdown(item.text), class_name="cui-reply", data_kind="assistant")),
         ("tool", tool_card(item)),
         ("error", rx.callout(item.text, icon="triangle_alert", color_scheme="red", size="1", data_kind="error", role="alert")),
+        ("notice", rx.text(item.text, size="1", color_scheme="gray", data_kind="notice")),
         rx.el.div(item.text),
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state import ChatItem
+from ..state import ChatItem, CopilotState
 
 _STATUS_LABELS = {
     "streaming": "Preparing",
@@ -38,6 +38,8 @@ def tool_card(item: ChatItem) -> rx.Component:
             rx.el.pre(item.arguments, class_name="cui-tool-arguments", aria_label="Arguments"),
         ),
         rx.cond(item.result != "", rx.el.pre(item.result, class_name="cui-tool-result", aria_label="Result")),
+        rx.cond(item.status == "awaiting_approval", _approval(item)),
+        rx.cond(item.status == "awaiting_input", _answer(item)),
         class_name="cui-tool-card",
         data_tool=item.tool_name,
         data_status=item.status,
@@ -51,3 +53,24 @@ def _label(status: rx.Var[str]) -> rx.Var[str]:
 
 def _color(status: rx.Var[str]) -> rx.Var[str]:
     return rx.match(status, *_STATUS_COLORS.items(), "blue")
+
+
+def _approval(item: ChatItem) -> rx.Component:
+    return rx.hstack(
+        rx.button(rx.icon("check", size=14), "Approve", on_click=CopilotState.approve(item.id), size="1"),
+        rx.button(
+            rx.icon("x", size=14), "Deny", on_click=CopilotState.deny(item.id), size="1", color_scheme="red", variant="soft"
+        ),
+        spacing="2",
+    )
+
+
+def _answer(item: ChatItem) -> rx.Component:
+    return rx.el.form(
+        rx.el.input(type="hidden", name="call_id", value=item.id),
+        rx.input(name="answer", placeholder="Your answer", aria_label="Your answer", size="1", flex="1"),
+        rx.button("Answer", type="submit", size="1"),
+        on_submit=CopilotState.answer,
+        reset_on_submit=True,
+        style={"display": "flex", "gap": "0.5rem"},
+    )

@@ -125,7 +125,7 @@ class RunLoop:
             self._turn.queued.append(text)
             self._turn.wake.set()
             return None
-        self._skip_waiting_calls(thread, "the user did not answer and wrote a new message instead")
+        await self._skip_waiting_calls(thread, "the user did not answer and wrote a new message instead")
         thread.add_user_message(text)
         thread.start_turn()
         return await self.drive(thread)
@@ -151,10 +151,10 @@ class RunLoop:
         if self._turn is not None:
             self._turn.abort()
 
-    def cancel_waiting(self, thread: Thread, reason: str = "the user stopped the run") -> None:
+    async def cancel_waiting(self, thread: Thread, reason: str = "the user stopped the run") -> None:
         """Answer the calls that wait for a person (when no drive is running): nothing is left open."""
         if self._turn is None:
-            self._skip_waiting_calls(thread, reason)
+            await self._skip_waiting_calls(thread, reason)
 
     async def run_tool(
         self, thread: Thread, name: str, arguments: dict[str, Any] | None = None, follow_up: FollowUp = False
@@ -192,9 +192,11 @@ class RunLoop:
         await _call_emit(self.emit, events.ToolCallStarted(call.id, call.function.name, None))
         await _call_emit(self.emit, events.ToolCallEnded(call.id))
 
-    def _skip_waiting_calls(self, thread: Thread, reason: str) -> None:
+    async def _skip_waiting_calls(self, thread: Thread, reason: str) -> None:
         for call in thread.unanswered_calls():
-            thread.add_tool_result(call.id, error_text(f"not run: {reason}"), error=reason)
+            text = error_text(f"not run: {reason}")
+            if thread.add_tool_result(call.id, text, error=reason) is not None:
+                await _call_emit(self.emit, events.ToolExecutionEnded(call.id, call.function.name, text, True, "aborted"))
         for interrupt in thread.interrupts:
             thread.decisions.setdefault(interrupt.id, Deny(reason))
 
@@ -229,11 +231,11 @@ class _Turn:
                 if await self.settle_calls() and not self.queued:
                     outcome = TurnOutcome("waiting")
                 elif self.queued:
-                    self.loop._skip_waiting_calls(self.thread, "the user wrote a new message instead")
+                    await self.loop._skip_waiting_calls(self.thread, "the user wrote a new message instead")
             elif self.thread.interrupts and not self._interrupts_decided():
                 await self._announce_interrupts()
                 if self.queued:
-                    self.loop._skip_waiting_calls(self.thread, "the user wrote a new message instead")
+                    await self.loop._skip_waiting_calls(self.thread, "the user wrote a new message instead")
                 elif not self._interrupts_decided():  # a decision may have come while announcing
                     outcome = TurnOutcome("waiting")
             elif self.agent_is_due():

@@ -8,6 +8,7 @@ SUBAGENT_*, reasoning spans) change nothing here; the caller hands them to its s
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -193,7 +194,7 @@ class EventApplier:
     # State and snapshots
 
     def _state_snapshot(self, event: Any) -> None:
-        self.thread.state = event.snapshot
+        self.thread.state = copy.deepcopy(event.snapshot)  # deltas patch the state in place, not the event
 
     def _state_delta(self, event: Any) -> None:
         try:
@@ -219,7 +220,8 @@ class EventApplier:
         thread = self.thread
         existing = thread.message(event.message_id)
         replace = event.replace is not False
-        fields: dict[str, Any] = {"id": event.message_id, "activity_type": event.activity_type, "content": event.content}
+        content = copy.deepcopy(event.content)  # deltas patch the content in place, not the event
+        fields: dict[str, Any] = {"id": event.message_id, "activity_type": event.activity_type, "content": content}
         if event.subagent_run_id is not None:
             fields["subagent_run_id"] = event.subagent_run_id
         if existing is None:

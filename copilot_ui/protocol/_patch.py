@@ -40,7 +40,9 @@ def _apply_simple(document: Any, operations: list[Any]) -> Any:
     try:
         for operation in operations:
             # A copy of the value, as jsonpatch makes: later operations must not change the event's patch.
-            value = copy.deepcopy(getattr(operation, "value", None))
+            value = getattr(operation, "value", None)
+            if isinstance(value, (dict, list)):
+                value = copy.deepcopy(value)
             root = _apply_one(root, operation.op, operation.path, value, undo)
     except PatchError:
         for step in reversed(undo):

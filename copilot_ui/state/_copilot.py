@@ -1,9 +1,10 @@
 """CopilotState: the sidebar's conversation in the person's session, and the events that drive the loop.
 
-Sending a message starts a background task that drives the run loop (copilot_ui.core) over the
-session's thread. The loop reaches the page through three doors this module gives it: the view
-sink (what the person sees), the session's states (for tools declared with state=), and the
-context providers (what the agent sees), each used inside short `async with self` blocks.
+Sending a message, or deciding on a call that waits for a person, starts a background task that
+drives the run loop (copilot_ui.core) over the session's thread. The loop reaches the page through
+three doors this module gives it: the view sink (what the person sees), the session's states (for
+tools declared with state=), and the context providers (what the agent sees), each used inside
+short `async with self` blocks.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import reflex as rx
 from ag_ui.core import Context
 
-from ..core import ErrorOccurred, RunLoop, Session, Thread
+from ..core import Answer, Approve, Decision, Deny, ErrorOccurred, RunLoop, Session, Thread
 from ..protocol import new_id
 from ._declarations import copilot
 from ._items import ChatItem
@@ -45,12 +46,12 @@ class CopilotState(rx.State):
     items: list[ChatItem] = rx.field(default_factory=list)
     running: bool = False
     _thread: Thread | None = None
+    _agent_id: str = "default"
 
     @rx.event(background=True)
     async def send(self, form: dict[str, Any]) -> None:
         """The person sent a message from the composer."""
         text = str(form.get("message") or "").strip()
-        agent_id = str(form.get("agent") or "default")
         if not text:
             return
         token = self.router.session.client_token
@@ -60,32 +61,70 @@ class CopilotState(rx.State):
             await active.loop.send(active.thread, text)
             return
         async with self:
-            if self._thread is None:
-                self._thread = Thread()
-            thread = self._thread
+            self._agent_id = str(form.get("agent") or "default")
             self.items.append(ChatItem(id=new_id("user-"), kind="user", text=text))
-            self.running = True
-            page = self.router.page.path or "/"
-        await self._drive(token, thread, agent_id, page, text)
+        await self._drive(token, text)
+
+    @rx.event(background=True)
+    async def approve(self, call_id: str) -> None:
+        """The person approved a call that waited for them."""
+        await self._decide(call_id, Approve())
+
+    @rx.event(background=True)
+    async def deny(self, call_id: str) -> None:
+        """The person denied a call that waited for them."""
+        await self._decide(call_id, Deny("the user said no"))
+
+    @rx.event(background=True)
+    async def answer(self, form: dict[str, Any]) -> None:
+        """The person answered a call that asked for their input."""
+        call_id = str(form.get("call_id") or "")
+        if call_id:
+            await self._decide(call_id, Answer(str(form.get("answer") or "")))
 
     @rx.event
-    def stop(self) -> None:
+    async def stop(self) -> None:
         """The person pressed Stop."""
         active = _ACTIVE.get(self.router.session.client_token)
         if active is not None:
             active.loop.abort()
 
     @rx.event
-    def clear(self) -> None:
+    async def clear(self) -> None:
         """Start a new conversation."""
         active = _ACTIVE.get(self.router.session.client_token)
         if active is not None:
             active.loop.abort()
         self._thread = Thread()
         self.items = []
+        live = await self.get_state(LiveState)
+        live.text, live.tools, live.status = "", [], ""
 
-    async def _drive(self, token: str, thread: Thread, agent_id: str, page: str, text: str) -> None:
-        sink = ViewSink(self, thread)
+    async def _decide(self, call_id: str, decision: Decision) -> None:
+        token = self.router.session.client_token
+        active = _ACTIVE.get(token)
+        if active is not None and active.loop.running:  # the running drive acts on it at once
+            active.loop.decide(active.thread, call_id, decision)
+            return
+        async with self:
+            thread = self._thread
+        if thread is None or (thread.tool_call(call_id) is None and not thread.interrupts):
+            return
+        thread.decisions[call_id] = decision
+        await self._drive(token, None)
+
+    async def _drive(self, token: str, text: str | None) -> None:
+        """Drive the loop over the session's thread: with a new message, or resuming after a decision."""
+        async with self:
+            if self._thread is None:
+                self._thread = Thread()
+            thread = self._thread
+            self.running = True
+            page = self.router.page.path or "/"
+            agent_id = self._agent_id
+            live = await self.get_state(LiveState)
+            cards = list(live.tools)
+        sink = ViewSink(self, thread, cards)
         loop = RunLoop(
             copilot.agent(agent_id),
             copilot.toolbox,
@@ -100,7 +139,10 @@ class CopilotState(rx.State):
         )
         run = _ACTIVE[token] = _ActiveRun(loop, thread, sink)
         try:
-            await loop.send(thread, text)
+            if text is None:
+                await loop.drive(thread)
+            else:
+                await loop.send(thread, text)
         except Exception as error:  # a bug must not leave the sidebar spinning
             logger.exception("the copilot run failed")
             sink.emit(ErrorOccurred(f"Something went wrong: {error}"))
@@ -134,6 +176,3 @@ class _SessionStates:
     async def open(self, state_type: type) -> AsyncIterator[Any]:
         async with self._owner:
             yield await self._owner.get_state(state_type)
-
-
-__all__ = ["CopilotState", "LiveState"]

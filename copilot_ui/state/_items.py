@@ -10,7 +10,7 @@ class ChatItem:
     """One entry of the conversation as the sidebar shows it (sent to the browser: no secrets here)."""
 
     id: str
-    kind: str  # "user" | "assistant" | "tool" | "error"
+    kind: str  # "user" | "assistant" | "tool" | "error" | "notice"
     text: str = ""
     tool_name: str = ""
     arguments: str = ""  # the call's arguments, pretty JSON (partial while they stream)

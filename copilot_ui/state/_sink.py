@@ -44,13 +44,13 @@ FLUSH_INTERVAL = 0.04  # seconds: about 25 writes a second at most
 class ViewSink:
     """Buffers what a run shows and writes it into the sidebar's states."""
 
-    def __init__(self, state: Any, thread: Thread, interval: float = FLUSH_INTERVAL) -> None:
+    def __init__(self, state: Any, thread: Thread, cards: list[ChatItem] = (), interval: float = FLUSH_INTERVAL) -> None:
         self._state = state  # the CopilotState of the background task
         self._thread = thread
         self._interval = interval
         self._finished: list[ChatItem] = []  # items to append to the list at the next flush
         self._text: list[str] = []
-        self._tools: dict[str, ChatItem] = {}
+        self._tools: dict[str, ChatItem] = {card.id: _copy(card) for card in cards}  # cards still live (waiting)
         self._streaming_arguments: set[str] = set()
         self._status = ""
         self._queued: list[ChatItem] = []  # messages the person sent during the run, shown when they go
@@ -143,11 +143,14 @@ class ViewSink:
         self._end_text()
         self._finished.append(ChatItem(id=new_id("error-"), kind="error", text=event.message))
 
-    def _turn_ended(self, _event: TurnEnded) -> None:
+    def _turn_ended(self, event: TurnEnded) -> None:
         self._end_text()
         self._finished.extend(self._queued)
         self._queued = []
         self._status = ""
+        if event.status in ("aborted", "stopped", "limit"):
+            note = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
+            self._finished.append(ChatItem(id=new_id("note-"), kind="notice", text=note))
 
     def _card(self, call_id: str, tool_name: str) -> ChatItem:
         card = self._tools.get(call_id)

@@ -97,3 +97,69 @@ def test_switching_back_to_light_mode_restores_the_page(page: Page):
     expect(page.get_by_text("The dashboard now shows the light theme.")).to_be_visible(timeout=20_000)
     expect(page.locator("html")).not_to_have_class(DARK)
     expect(page.locator('[data-tool="set_theme"]')).to_have_count(2)
+
+
+def order_status(page: Page, order_id: str):  # noqa: ANN201
+    return page.locator(f'[data-order="{order_id}"] [data-status]')
+
+
+def test_a_refund_waits_for_approval_and_happens_once_approved(page: Page):
+    page.goto("/")
+    ask(page, "please refund order 1041")
+
+    card = page.locator('[data-tool="refund_order"]')
+    expect(card).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
+    expect(card.get_by_label("Arguments")).to_contain_text('"order_id": "#1041"')
+    expect(order_status(page, "#1041")).to_have_text("Processing")  # nothing happened yet
+
+    card.get_by_role("button", name="Approve").click()
+    expect(order_status(page, "#1041")).to_have_text("Refunded", timeout=20_000)
+    expect(card).to_have_attribute("data-status", "complete")
+    expect(card.get_by_label("Result")).to_have_text("Refunded order #1041 ($89.50 to Alan Turing).")
+    expect(page.locator('[data-kind="assistant"]').last).to_have_text(
+        "Done: Refunded order #1041 ($89.50 to Alan Turing). The dashboard lists order #1041 as Refunded.", timeout=20_000
+    )
+
+
+def test_a_denied_refund_changes_nothing_and_the_agent_says_so(page: Page):
+    page.goto("/")
+    ask(page, "refund order 1042")
+    card = page.locator('[data-tool="refund_order"]')
+    expect(card.get_by_role("button", name="Deny")).to_be_visible(timeout=20_000)
+    card.get_by_role("button", name="Deny").click()
+
+    expect(card).to_have_attribute("data-status", "denied", timeout=20_000)
+    expect(page.locator('[data-kind="assistant"]').last).to_have_text(
+        "That did not happen: denied by the user: the user said no.", timeout=20_000
+    )
+    expect(order_status(page, "#1042")).to_have_text("Shipped")
+
+
+def test_a_waiting_approval_survives_a_reload(page: Page):
+    page.goto("/")
+    ask(page, "refund order 1041")
+    card = page.locator('[data-tool="refund_order"]')
+    expect(card).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
+
+    page.reload()
+    card = page.locator('[data-tool="refund_order"]')
+    expect(card).to_have_attribute("data-status", "awaiting_approval")
+    expect(page.locator('[data-kind="user"]')).to_have_text("refund order 1041")
+    card.get_by_role("button", name="Approve").click()
+    expect(order_status(page, "#1041")).to_have_text("Refunded", timeout=20_000)
+
+
+def test_stop_ends_the_reply_where_it_was(page: Page):
+    page.goto("/")
+    ask(page, "hello")
+    live = page.locator('[data-kind="live"]')
+    expect(live).to_contain_text("demo copilot", timeout=20_000)
+    page.get_by_role("button", name="Stop").click()
+
+    expect(page.locator('[data-kind="notice"]')).to_have_text("Stopped.")
+    expect(page.get_by_role("button", name="Send")).to_be_visible()
+    reply = page.locator('[data-kind="assistant"]')
+    expect(reply).to_contain_text("demo copilot")
+    expect(reply).not_to_contain_text("Connect a real model")  # the rest never came
+    page.wait_for_timeout(500)
+    expect(reply).not_to_contain_text("Connect a real model")

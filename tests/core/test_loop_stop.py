@@ -81,7 +81,7 @@ async def test_calls_waiting_for_a_person_are_closed_when_the_person_stops(threa
         s.tool_calls_reply(("approve_me", {}, "c1")), tools=[tool_from_function(approve_me, approval="always")], ask_person=True
     )
     assert (await loop.send(thread, "go")).status == "waiting"
-    loop.cancel_waiting(thread)
+    await loop.cancel_waiting(thread)
     assert "the user stopped the run" in results(thread)["c1"]
     assert_one_result_per_call(thread)
 
