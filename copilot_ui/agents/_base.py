@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from ag_ui.core import BaseEvent, RunAgentInput
@@ -28,8 +28,8 @@ class Agent(ABC):
     def run(self, run_input: RunAgentInput) -> AgentRun:
         """Start one run: iterate it for its events (errors are AgentError subclasses); abort() stops it."""
         pump = _Pump(self._events(run_input))
-        self._runs.add(pump)
-        return AgentRun(pump, pump.events(lambda: self._runs.discard(pump)))
+        # Known to abort() from its first step to its end; a run never iterated holds nothing open.
+        return AgentRun(pump, pump.events(lambda: self._runs.add(pump), lambda: self._runs.discard(pump)))
 
     def abort(self) -> None:
         """Stop every run of this agent now (shutting down): connections close, streams end with AgentAborted."""
@@ -75,10 +75,10 @@ class _Pump:
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(self._DONE)
 
-    async def events(self, on_close: Any) -> AsyncIterator[BaseEvent]:
+    async def events(self, on_start: Callable[[], None], on_close: Callable[[], None]) -> AsyncIterator[BaseEvent]:
         if self._aborted:
-            on_close()
             raise AgentAborted()
+        on_start()
         self._task = asyncio.create_task(self._produce())
         try:
             while True:

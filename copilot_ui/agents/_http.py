@@ -17,6 +17,7 @@ from ag_ui.core import BaseEvent, EventType, RunAgentInput
 from ..protocol import DEFAULT_MAX_FRAME_CHARS, FrameTooLarge, ProtocolError, SSEFrames, parse_event
 from ._base import Agent
 from ._errors import (
+    AgentError,
     AgentHTTPError,
     AgentUnreachable,
     IdleTimeout,
@@ -77,10 +78,12 @@ class HttpAgent(Agent):
             raise AgentUnreachable(self.url, f"no connection within {limits.connect_timeout:g} s") from None
         except httpx.TimeoutException:
             raise IdleTimeout(self.url, limits.idle_timeout) from None
-        except httpx.ConnectError as error:
+        except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:  # the latter: a URL without http(s)://
             raise AgentUnreachable(self.url, _reason(error)) from None
         except (httpx.RemoteProtocolError, httpx.ReadError):
             raise StreamEnded(self.url, stream.received) from None
+        except httpx.HTTPError as error:  # anything else httpx can raise is still an AgentError
+            raise AgentError(f"talking to the agent at {self.url} failed: {_reason(error)}") from None
         finally:
             if self._client is None:
                 await client.aclose()
@@ -170,4 +173,4 @@ def _reason(error: Exception) -> str:
         if isinstance(cause, ConnectionRefusedError) or "refused" in text or "errno 111" in text:
             return "connection refused"
         cause = cause.__cause__ or cause.__context__
-    return str(error) or type(error).__name__
+    return str(error).rstrip(".") or type(error).__name__

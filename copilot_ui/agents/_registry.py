@@ -54,7 +54,7 @@ class AgentRegistry:
         The runtime's agents run at `POST {runtime_url}/agent/{id}/run`, as CopilotKit's runtime serves them.
         """
         base = runtime_url.rstrip("/")
-        info = await _fetch_info(f"{base}/info", dict(headers or {}), client)
+        info = await _fetch_info(f"{base}/info", dict(headers or {}), client, limits or HttpLimits())
         found = []
         for agent_id, description in _listed_agents(info):
             self.register(
@@ -66,9 +66,9 @@ class AgentRegistry:
         return found
 
 
-async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClient | None) -> Any:
+async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClient | None, limits: HttpLimits) -> Any:
     owned = client is None
-    client = client or httpx.AsyncClient(timeout=10.0)
+    client = client or httpx.AsyncClient(timeout=httpx.Timeout(limits.idle_timeout, connect=limits.connect_timeout))
     try:
         response = await client.get(url, headers={"Accept": "application/json", **headers})
     except httpx.TransportError as error:
@@ -87,7 +87,7 @@ async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClie
 def _listed_agents(info: Any) -> list[tuple[str, str]]:
     agents = info.get("agents") if isinstance(info, dict) else None
     if isinstance(agents, dict):
-        return [(str(agent_id), str((entry or {}).get("description") or "")) for agent_id, entry in agents.items()]
+        return [(str(agent_id), _description(entry)) for agent_id, entry in agents.items()]
     if isinstance(agents, list):
         listed = []
         for entry in agents:
@@ -95,3 +95,7 @@ def _listed_agents(info: Any) -> list[tuple[str, str]]:
                 listed.append((entry.get("id") or entry["name"], str(entry.get("description") or "")))
         return listed
     raise AgentError('the runtime\'s /info has no "agents" object; is it a CopilotKit runtime?')
+
+
+def _description(entry: Any) -> str:
+    return str(entry.get("description") or "") if isinstance(entry, dict) else ""

@@ -15,6 +15,7 @@ from ag_ui.core import ToolCall
 
 from ._context import Session
 from ._decisions import Answer, Approve, Decision, Deny
+from ._results import result_text
 from ._toolbox import Toolbox
 from ._tools import ArgumentsInvalid, Tool
 
@@ -109,13 +110,13 @@ def prepare(
     except ArgumentsInvalid as invalid:
         return Answered(str(invalid), True, "error", tool, arguments)
     except Exception as error:  # a repair step that fails is an error result, like any other
-        return Answered(f"could not prepare the arguments of {name}: {_describe(error)}", True, "error", tool, arguments)
+        return Answered(f"could not prepare the arguments of {name}: {describe_error(error)}", True, "error", tool, arguments)
     if isinstance(decision, Approve):
         return Ready(tool, kwargs, arguments)
     try:
         needs_approval = tool.needs_approval(arguments)
     except Exception as error:
-        return Answered(f"the approval policy of {name} failed: {_describe(error)}", True, "error", tool, arguments)
+        return Answered(f"the approval policy of {name} failed: {describe_error(error)}", True, "error", tool, arguments)
     if needs_approval:
         if not ask_person:
             return Answered(_denied("no person could be asked to approve this call"), True, "denied", tool, arguments)
@@ -129,8 +130,6 @@ def _human(tool: Tool, arguments: dict[str, Any], decision: Decision | None, ask
     except ArgumentsInvalid as invalid:
         return Answered(str(invalid), True, "error", tool, arguments)
     if isinstance(decision, Answer):
-        from ._results import result_text
-
         return Answered(result_text(decision.value), False, "complete", tool, arguments)
     if not ask_person:
         return Answered(f"{tool.name} needs a person's answer, and no person can be asked here", True, "error", tool, arguments)
@@ -141,14 +140,10 @@ def _denied(reason: str) -> str:
     return f"denied by the user: {reason}" if reason else "denied by the user"
 
 
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
 def describe_error(error: BaseException) -> str:
     """An exception as the text of an error result."""
-    return _describe(error)
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _json_type(value: Any) -> str:

@@ -99,7 +99,7 @@ def test_switching_back_to_light_mode_restores_the_page(page: Page):
     expect(page.locator('[data-tool="set_theme"]')).to_have_count(2)
 
 
-def order_status(page: Page, order_id: str):  # noqa: ANN201
+def order_status(page: Page, order_id: str):
     return page.locator(f'[data-order="{order_id}"] [data-status]')
 
 
@@ -163,3 +163,16 @@ def test_stop_ends_the_reply_where_it_was(page: Page):
     expect(reply).not_to_contain_text("Connect a real model")  # the rest never came
     page.wait_for_timeout(500)
     expect(reply).not_to_contain_text("Connect a real model")
+
+
+def test_a_reload_while_the_reply_streams_loses_nothing(page: Page):
+    page.goto("/")
+    ask(page, "hello")
+    expect(page.locator('[data-kind="live"]')).to_contain_text("demo copilot", timeout=20_000)
+    page.reload()
+
+    reply = page.locator('[data-kind="assistant"]')
+    expect(reply).to_contain_text("Connect a real model or any AG-UI agent server", timeout=20_000)
+    expect(reply).to_have_count(1)
+    expect(reply).to_contain_text("Hello! I'm the demo copilot")
+    expect(page.locator('[data-kind="user"]')).to_have_text("hello")

@@ -1,0 +1,32 @@
+"""Wire ring: real HTTP on 127.0.0.1 — pydantic-ai's AG-UI server under uvicorn, and a misbehaving one."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from pydantic_ai.ui import StateDeps
+
+from copilot_ui.server import agui_app
+
+from ._misbehaving import MisbehavingServer
+from ._peer import Counter, Peer, ScriptedModel, peer_agent
+from ._servers import RecordingApp, serve_in_thread
+
+
+@pytest.fixture
+def peer() -> Iterator[Peer]:
+    model = ScriptedModel()
+    app = RecordingApp(agui_app(peer_agent(model), deps=lambda: StateDeps(Counter())))
+    with serve_in_thread(app) as url:
+        yield Peer(f"{url}/", model, app.requests)
+
+
+@pytest.fixture
+async def misbehaving() -> AsyncIterator[MisbehavingServer]:
+    server = MisbehavingServer()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()

@@ -1,0 +1,102 @@
+"""Stopping a run: abort() ends iteration at once with AgentAborted and closes the connection, and only that run."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from ag_ui.core import EventType
+
+from copilot_ui.agents import AgentAborted, AgentRun, HttpAgent, HttpLimits
+from copilot_ui.protocol import EventPipeline, Thread
+
+from ._misbehaving import TEXT_BEFORE_FAILURE, MisbehavingServer
+from ._runs import RUN_TIMEOUT, outcome, run_input, thread_saying
+
+NEVER_IDLE = HttpLimits(connect_timeout=0.5, idle_timeout=60)  # only an abort can end a silent run early
+AT_ONCE = 1.0  # seconds: far longer than an abort takes, far shorter than any other way the run could end
+
+
+class Listener:
+    """Iterates a run in a task of its own, as the app does, applying its events to a thread."""
+
+    def __init__(self, run: AgentRun, thread: Thread) -> None:
+        self.run = run
+        self.thread = thread
+        self.heard_text = asyncio.Event()
+        self.task = asyncio.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        pipeline = EventPipeline(self.thread)
+        async for event in self.run:
+            pipeline.feed(event)
+            if event.type is EventType.TEXT_MESSAGE_CONTENT:
+                self.heard_text.set()
+
+    async def until_text(self) -> None:
+        await asyncio.wait_for(self.heard_text.wait(), RUN_TIMEOUT)
+
+
+async def test_abort_ends_a_silent_run_at_once_and_closes_its_connection(misbehaving: MisbehavingServer):
+    agent = HttpAgent(misbehaving.url("/held"), limits=NEVER_IDLE)
+    thread = thread_saying("hi")
+    request = run_input(thread)
+    listener = Listener(agent.run(request), thread)
+    await listener.until_text()
+
+    listener.run.abort()
+
+    with pytest.raises(AgentAborted, match="the run was stopped"):
+        await asyncio.wait_for(listener.task, AT_ONCE)
+    await asyncio.wait_for(misbehaving.hung_up[request.run_id].wait(), AT_ONCE)
+    assert thread.messages[-1].content == TEXT_BEFORE_FAILURE
+
+
+async def test_abort_of_one_run_leaves_another_run_of_the_same_agent_going(misbehaving: MisbehavingServer):
+    agent = HttpAgent(misbehaving.url("/held"), limits=NEVER_IDLE)
+    stopped, going = thread_saying("first"), thread_saying("second")
+    stopped_request, going_request = run_input(stopped), run_input(going)
+    stopped_listener = Listener(agent.run(stopped_request), stopped)
+    going_listener = Listener(agent.run(going_request), going)
+    await stopped_listener.until_text()
+    await going_listener.until_text()
+
+    stopped_listener.run.abort()
+
+    with pytest.raises(AgentAborted):
+        await asyncio.wait_for(stopped_listener.task, AT_ONCE)
+    await asyncio.wait_for(misbehaving.hung_up[stopped_request.run_id].wait(), AT_ONCE)
+    assert not misbehaving.hung_up[going_request.run_id].is_set()
+    assert not going_listener.task.done()
+    misbehaving.release[going_request.run_id].set()
+    await asyncio.wait_for(going_listener.task, RUN_TIMEOUT)
+    assert going.messages[-1].content == "Hello world"
+    assert outcome(going).kind == "success"
+
+
+async def test_abort_right_after_the_run_starts_still_ends_it(misbehaving: MisbehavingServer):
+    agent = HttpAgent(misbehaving.url("/held"), limits=NEVER_IDLE)
+    thread = thread_saying("hi")
+    listener = Listener(agent.run(run_input(thread)), thread)
+    await asyncio.sleep(0)  # the listener starts iterating; the request has not gone out yet
+
+    listener.run.abort()
+
+    with pytest.raises(AgentAborted):
+        await asyncio.wait_for(listener.task, AT_ONCE)
+
+
+async def test_aborting_the_agent_stops_every_run_it_has_going(misbehaving: MisbehavingServer):
+    agent = HttpAgent(misbehaving.url("/held"), limits=NEVER_IDLE)
+    threads = [thread_saying("first"), thread_saying("second")]
+    requests = [run_input(thread) for thread in threads]
+    listeners = [Listener(agent.run(request), thread) for request, thread in zip(requests, threads, strict=True)]
+    for listener in listeners:
+        await listener.until_text()
+
+    agent.abort()
+
+    for listener, request in zip(listeners, requests, strict=True):
+        with pytest.raises(AgentAborted):
+            await asyncio.wait_for(listener.task, AT_ONCE)
+        await asyncio.wait_for(misbehaving.hung_up[request.run_id].wait(), AT_ONCE)

@@ -1,0 +1,61 @@
+"""LocalAgent: the built-in pydantic-ai agent on the demo model, run in process through pydantic-ai's AG-UI adapter."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from ag_ui.core import Context, Tool
+
+from copilot_ui.agents import LocalAgent
+from copilot_ui.server import builtin_pydantic_agent, demo_model
+
+from ._runs import apply_run, of_type, outcome, roles, run_input, thread_saying
+
+SET_THEME = Tool(
+    name="set_theme",
+    description="Switch the dashboard between light and dark mode",
+    parameters={"type": "object", "properties": {"mode": {"type": "string", "enum": ["light", "dark"]}}, "required": ["mode"]},
+)
+DARK_PAGE = Context(description="The dashboard's settings", value='{"theme": "dark", "density": "compact"}')
+
+
+@pytest.fixture
+def agent() -> LocalAgent:
+    return LocalAgent(builtin_pydantic_agent(demo_model(0)))
+
+
+async def test_hello_gets_a_reply_streamed_in_many_deltas(agent: LocalAgent):
+    thread = thread_saying("hello")
+
+    events = await apply_run(agent, run_input(thread), thread)
+
+    assert len(of_type(events, "TEXT_MESSAGE_CONTENT")) > 5
+    assert roles(thread.messages) == ["user", "assistant"]
+    assert thread.messages[-1].content.startswith("Hello! I'm the demo copilot")
+    assert outcome(thread).kind == "success"
+
+
+async def test_asking_for_dark_mode_ends_the_run_with_a_pending_set_theme_call(agent: LocalAgent):
+    thread = thread_saying("switch to dark mode")
+
+    await apply_run(agent, run_input(thread, tools=[SET_THEME]), thread)
+
+    [pending] = outcome(thread).pending_tool_call_ids
+    call = thread.tool_call(pending)
+    assert call is not None
+    assert call.function.name == "set_theme"
+    assert json.loads(call.function.arguments) == {"mode": "dark"}
+    assert thread.result_of(pending) is None
+
+
+async def test_page_context_reaches_the_model(agent: LocalAgent):
+    thread = thread_saying("switch to dark mode")
+    await apply_run(agent, run_input(thread, tools=[SET_THEME]), thread)
+    [pending] = outcome(thread).pending_tool_call_ids
+    thread.add_tool_result(pending, "theme switched")
+
+    await apply_run(agent, run_input(thread, tools=[SET_THEME], context=[DARK_PAGE]), thread)
+
+    assert roles(thread.messages) == ["user", "assistant", "tool", "assistant"]
+    assert thread.messages[-1].content == "Done: theme switched The dashboard now shows the dark theme."
