@@ -34,12 +34,6 @@ CHROMIUM_ARGS = [
 ]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/browser/" in str(item.path):
-            item.add_marker(pytest.mark.browser)
-
-
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The demo app, served in production mode on a free port for the whole session."""
@@ -112,13 +106,15 @@ def _tail(path: Path, lines: int = 60) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API holds an event loop while it is open, which the async tests of
+# the other rings must not find running.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Headless Chromium: the system's where present, Playwright's own otherwise."""
     system = Path("/usr/bin/chromium")
