@@ -120,7 +120,7 @@ class CopilotState(rx.State):
                 self._thread = Thread()
             thread = self._thread
             self.running = True
-            page = self.router.page.path or "/"
+            page = self.router.url.path or "/"
             agent_id = self._agent_id
             live = await self.get_state(LiveState)
             cards = list(live.tools)

@@ -176,3 +176,17 @@ def test_a_reload_while_the_reply_streams_loses_nothing(page: Page):
     expect(reply).to_have_count(1)
     expect(reply).to_contain_text("Hello! I'm the demo copilot")
     expect(page.locator('[data-kind="user"]')).to_have_text("hello")
+
+
+def test_the_conversation_follows_new_messages_to_its_end(page: Page):
+    page.set_viewport_size({"width": 1200, "height": 480})
+    page.goto("/")
+    for turn in range(3):
+        ask(page, f"hello {turn}")
+        expect(page.locator('[data-kind="assistant"]')).to_have_count(turn + 1, timeout=20_000)
+    conversation = page.get_by_role("log", name="Conversation")
+    expect(page.locator('[data-kind="live"]')).to_have_count(0)
+    scroll = conversation.evaluate("element => [element.scrollHeight, element.clientHeight, element.scrollTop]")
+    height, visible, top = scroll
+    assert height > visible, "the conversation should overflow at this size"
+    assert height - visible - top < 5, f"not scrolled to the end: {scroll}"
