@@ -5,6 +5,19 @@ Each message says what happened and, where it helps, what to check.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit, urlunsplit
+
+
+def redact_url(url: str) -> str:
+    """The URL as errors show it: no user, password or query (they may hold credentials)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(an invalid URL)"
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "…" if parts.query else "", "")) if parts.scheme else url.split("?")[0]
+
 
 class AgentError(Exception):
     """An agent run failed before it could finish."""

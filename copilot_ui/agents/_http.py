@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 from ag_ui.core import BaseEvent, EventType, RunAgentInput
@@ -25,6 +26,7 @@ from ._errors import (
     MalformedFrame,
     StreamEnded,
     WrongContentType,
+    redact_url,
 )
 
 _BODY_START = 500  # characters of an error answer quoted in the error
@@ -55,35 +57,50 @@ class HttpAgent(Agent):
     ) -> None:
         super().__init__(agent_id, description)
         self.url = url
+        self._shown_url = redact_url(url)  # errors reach the person: no credentials in them
         self.headers = dict(headers or {})
+        self._secrets = _secrets_in(url, self.headers)
         self.limits = limits or HttpLimits()
         self._client = client
 
     def __repr__(self) -> str:  # headers may hold credentials: never shown
-        return f"HttpAgent({self.url!r}, agent_id={self.agent_id!r})"
+        return f"HttpAgent({self._shown_url!r}, agent_id={self.agent_id!r})"
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        try:
+            async for event in self._request(run_input):
+                yield event
+        except AgentError as error:  # its message reaches the person: no credential may be in it
+            error.args = tuple(self._scrub(part) if isinstance(part, str) else part for part in error.args)
+            raise
+
+    def _scrub(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "…")
+        return text
+
+    async def _request(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         limits = self.limits
         timeout = httpx.Timeout(limits.idle_timeout, connect=limits.connect_timeout)
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **self.headers}
         body = run_input.model_dump_json(by_alias=True)
         client = self._client or httpx.AsyncClient(timeout=timeout)
-        stream = _StreamReader(self.url, limits)
+        stream = _StreamReader(self._shown_url, limits)
         try:
             async with client.stream("POST", self.url, content=body, headers=headers, timeout=timeout) as response:
                 await stream.check(response)
                 async for event in stream.events(response):
                     yield event
         except httpx.ConnectTimeout:
-            raise AgentUnreachable(self.url, f"no connection within {limits.connect_timeout:g} s") from None
+            raise AgentUnreachable(self._shown_url, f"no connection within {limits.connect_timeout:g} s") from None
         except httpx.TimeoutException:
-            raise IdleTimeout(self.url, limits.idle_timeout) from None
+            raise IdleTimeout(self._shown_url, limits.idle_timeout) from None
         except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:  # the latter: a URL without http(s)://
-            raise AgentUnreachable(self.url, _reason(error)) from None
+            raise AgentUnreachable(self._shown_url, _reason(error)) from None
         except (httpx.RemoteProtocolError, httpx.ReadError):
-            raise StreamEnded(self.url, stream.received) from None
+            raise StreamEnded(self._shown_url, stream.received) from None
         except httpx.HTTPError as error:  # anything else httpx can raise is still an AgentError
-            raise AgentError(f"talking to the agent at {self.url} failed: {_reason(error)}") from None
+            raise AgentError(f"talking to the agent at {self._shown_url} failed: {_reason(error)}") from None
         finally:
             if self._client is None:
                 await client.aclose()
@@ -174,3 +191,12 @@ def _reason(error: Exception) -> str:
             return "connection refused"
         cause = cause.__cause__ or cause.__context__
     return str(error).rstrip(".") or type(error).__name__
+
+
+def _secrets_in(url: str, headers: dict[str, str]) -> list[str]:
+    """What must never appear in an error: the URL's password and query values, the headers' values."""
+    parts = urlsplit(url)
+    found = [parts.password or "", *(value for _, value in parse_qsl(parts.query))]
+    for value in headers.values():
+        found += [value, value.split()[-1] if value.split() else ""]  # "Bearer <token>": the token alone too
+    return sorted({secret for secret in found if len(secret) >= 4}, key=len, reverse=True)

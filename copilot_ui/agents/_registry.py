@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 from ._base import Agent
-from ._errors import AgentError, AgentHTTPError, AgentUnreachable
+from ._errors import AgentError, AgentHTTPError, AgentUnreachable, redact_url
 from ._http import HttpAgent, HttpLimits, _reason
 
 
@@ -72,16 +72,16 @@ async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClie
     try:
         response = await client.get(url, headers={"Accept": "application/json", **headers})
     except httpx.TransportError as error:
-        raise AgentUnreachable(url, _reason(error)) from None
+        raise AgentUnreachable(redact_url(url), _reason(error)) from None
     finally:
         if owned:
             await client.aclose()
     if response.status_code >= 300:
-        raise AgentHTTPError(url, response.status_code, response.text[:500])
+        raise AgentHTTPError(redact_url(url), response.status_code, response.text[:500])
     try:
         return response.json()
     except ValueError:
-        raise AgentError(f"{url} did not answer with JSON; is it a CopilotKit runtime's /info?") from None
+        raise AgentError(f"{redact_url(url)} did not answer with JSON; is it a CopilotKit runtime's /info?") from None
 
 
 def _listed_agents(info: Any) -> list[tuple[str, str]]:

@@ -92,11 +92,12 @@ class CopilotState(rx.State):
     @rx.event
     async def clear(self) -> None:
         """Start a new conversation."""
-        active = _ACTIVE.get(self.router.session.client_token)
+        active = _ACTIVE.pop(self.router.session.client_token, None)
         if active is not None:
             active.loop.abort()
         self._thread = Thread()
         self.items = []
+        self.running = False
         live = await self.get_state(LiveState)
         live.text, live.tools, live.status = "", [], ""
 
@@ -151,8 +152,9 @@ class CopilotState(rx.State):
                 del _ACTIVE[token]
             await sink.close()
             async with self:
-                self.running = False
-                self._thread = thread
+                if self._thread is None or self._thread.id == thread.id:  # still the conversation shown
+                    self._thread = thread
+                    self.running = False
             if copilot.store is not None:
                 await asyncio.to_thread(copilot.store.save, thread)
 

@@ -190,6 +190,9 @@ class ViewSink:
             finished, self._finished = self._finished, []
             shown = ("".join(self._text), [_copy(card) for card in self._tools.values()], self._status)
             async with self._state:
+                shown_thread = self._state._thread
+                if shown_thread is not None and shown_thread.id != self._thread.id:
+                    return  # the person moved to another conversation: this run's view is written nowhere
                 live = await self._state.get_state(LiveState)
                 if finished:
                     self._state.items.extend(finished)

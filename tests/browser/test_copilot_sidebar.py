@@ -190,3 +190,19 @@ def test_the_conversation_follows_new_messages_to_its_end(page: Page):
     height, visible, top = scroll
     assert height > visible, "the conversation should overflow at this size"
     assert height - visible - top < 5, f"not scrolled to the end: {scroll}"
+
+
+def test_a_new_conversation_during_a_reply_leaves_the_old_reply_behind(page: Page):
+    page.goto("/")
+    ask(page, "hello")
+    expect(page.locator('[data-kind="live"]')).to_contain_text("demo copilot", timeout=20_000)
+    page.get_by_role("button", name="New conversation").click()
+
+    conversation = page.get_by_role("log", name="Conversation")
+    expect(conversation).to_contain_text("Ask about the page")
+    page.wait_for_timeout(1500)  # longer than the rest of the old reply would take
+    expect(conversation.locator("[data-kind]")).to_have_count(0)
+
+    ask(page, "switch to dark mode")
+    expect(page.get_by_text("The dashboard now shows the dark theme.")).to_be_visible(timeout=20_000)
+    expect(page.locator('[data-kind="user"]')).to_have_text("switch to dark mode")

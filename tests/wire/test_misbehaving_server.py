@@ -18,6 +18,7 @@ from copilot_ui.agents import (
     StreamEnded,
     WrongContentType,
 )
+from copilot_ui.protocol import Thread
 
 from ._misbehaving import TEXT_BEFORE_FAILURE, MisbehavingServer
 from ._runs import apply_run, roles, run_input, thread_saying
@@ -166,3 +167,18 @@ async def test_url_without_a_scheme_raises_agent_unreachable_saying_so():
         AgentUnreachable, match=r"127\.0\.0\.1:8000/agent: Request URL is missing an 'http://' or 'https://' protocol\. Is"
     ):
         await apply_run(agent, run_input(thread), thread)
+
+
+async def test_errors_never_show_credentials_written_in_the_agent_url(misbehaving):
+    with closed_port() as port:
+        refused = HttpAgent(f"http://ada:s3cret-pass@127.0.0.1:{port}/run?api_key=k3y-123")
+        with pytest.raises(AgentUnreachable) as unreachable:
+            await apply_run(refused, run_input(thread_saying("hi")), Thread())
+    failing = HttpAgent(misbehaving.url("/server-error").replace("http://", "http://ada:s3cret-pass@") + "?api_key=k3y-123")
+    with pytest.raises(AgentHTTPError) as answered:
+        await apply_run(failing, run_input(thread_saying("hi")), Thread())
+    for error in (unreachable.value, answered.value):
+        assert "s3cret-pass" not in str(error)
+        assert "k3y-123" not in str(error)
+        assert "127.0.0.1" in str(error)
+    assert "s3cret-pass" not in repr(failing)
