@@ -55,6 +55,11 @@ class AgentRun:
         """Stop this run now: its connection closes and iterating it ends with AgentAborted."""
         self._pump.abort()
 
+    async def aclose(self) -> None:
+        """Stop the run if it still goes and release it (for a consumer that stops reading early)."""
+        self._pump.abort()
+        await self._events.aclose()  # type: ignore[attr-defined]
+
 
 class _Pump:
     """Runs a producer in a task of its own, so that an abort reaches it even while it waits."""

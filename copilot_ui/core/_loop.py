@@ -327,11 +327,7 @@ class _Turn:
             decision=decision,
             ask_person=loop.ask_person,
         )
-        if isinstance(prepared, Waiting):
-            return prepared
-        if isinstance(prepared, Answered):
-            if prepared.is_error and not prepared.content.startswith("Error"):
-                prepared = Answered(error_text(prepared.content), True, prepared.status, prepared.tool, prepared.arguments)
+        if isinstance(prepared, (Waiting, Answered)):
             return prepared
         looping = self._count_same_call(call, prepared.arguments)
         if looping is not None:
@@ -544,6 +540,9 @@ class _Turn:
     async def run_agent(self) -> TurnOutcome | None:
         """One run of the agent; None when the drive goes on."""
         loop, thread = self.loop, self.thread
+        if self.queued:  # the person spoke during the run: their message starts a new turn
+            self._deliver_queued()
+            thread.start_turn()
         if thread.turn.agent_runs > loop.limits.max_follow_ups:
             message = (
                 f"stopped after {loop.limits.max_follow_ups} follow-up runs in one turn; the agent may be looping. "
@@ -551,7 +550,6 @@ class _Turn:
             )
             await self.emit(events.ErrorOccurred(message, "turn_limit"))
             return TurnOutcome("limit", message)
-        self._deliver_queued()
         if loop.commit is not None:
             await loop.commit()  # the page shows what the tools changed before the agent sees it
         try:
@@ -609,13 +607,14 @@ class _Turn:
         except AgentAborted:
             if not (self.aborted or self.stop_reason):
                 failure = "the agent's run was stopped"
-        except (AgentError, ProtocolError) as error:
+        except (AgentError, ProtocolError, _HookFailed) as error:
             failure = str(error)
         except Exception as error:  # an agent with a bug must not take the loop down
             logger.exception("the agent failed")
             failure = f"the agent failed: {describe_error(error)}"
         finally:
-            self.agent_run = None
+            agent_run, self.agent_run = self.agent_run, None
+            await agent_run.aclose()  # a run left early (a protocol error, a stop) closes its connection now
         if self.aborted or self.stop_reason:
             return None
         outcome = thread.outcome
@@ -642,7 +641,10 @@ class _Turn:
             await self.emit(translated)
         elif event.type not in _SILENT:
             await self.emit(events.AgentEventReceived(event))
-        verdict = await self.loop.hooks.call("on_event", event) if self.loop.hooks.on_event else None
+        try:
+            verdict = await self.loop.hooks.call("on_event", event) if self.loop.hooks.on_event else None
+        except Exception as error:
+            raise _HookFailed(f"the on_event hook failed: {describe_error(error)}") from error
         if isinstance(verdict, Stop):
             self.stop_reason = verdict.reason
 
@@ -664,8 +666,7 @@ class _Turn:
     def _deliver_queued(self) -> None:
         for text in self.queued:
             self.thread.add_user_message(text)
-        if self.queued:
-            self.queued = []
+        self.queued = []
 
     # Stopping and ending
 
@@ -727,6 +728,10 @@ class _Turn:
 
 class _TimedOut(Exception):
     """The tool's own time ran out (not a TimeoutError raised inside the tool)."""
+
+
+class _HookFailed(Exception):
+    """A hook raised while the agent's events were being observed."""
 
 
 _SILENT = frozenset({EventType.RUN_STARTED, EventType.RUN_FINISHED})

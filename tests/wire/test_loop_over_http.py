@@ -57,3 +57,42 @@ async def test_a_remote_agents_approval_interrupt_waits_for_a_person_and_resumes
     result = thread.result_of(DELETE_CALL_ID)
     assert result is not None and "deleted notes.txt" in result.content
     assert thread.messages[-1].role == "assistant"
+
+
+async def test_a_run_the_loop_stops_midway_closes_its_connection_at_once(misbehaving):
+    from ag_ui.core import EventType
+
+    from copilot_ui.agents import HttpAgent
+    from copilot_ui.core import Hooks, Stop
+
+    run_ids = []
+    hooks = Hooks(
+        before_agent_call=[lambda run_input: run_ids.append(run_input.run_id)],
+        on_event=[lambda event: Stop("seen enough") if event.type is EventType.TEXT_MESSAGE_CONTENT else None],
+    )
+    loop = RunLoop(HttpAgent(misbehaving.url("/held")), Toolbox(), hooks=hooks)
+    outcome = await asyncio.wait_for(loop.send(Thread(), "hi"), TURN_TIMEOUT)
+
+    assert outcome.status == "stopped"
+    await asyncio.wait_for(misbehaving.hung_up[run_ids[0]].wait(), 2)  # the server saw the client hang up
+
+
+async def test_a_run_that_fails_midway_closes_its_connection_at_once(misbehaving):
+    from ag_ui.core import EventType
+
+    from copilot_ui.agents import HttpAgent
+    from copilot_ui.core import Hooks
+
+    run_ids = []
+
+    def broken_subscriber(event):
+        if event.type is EventType.TEXT_MESSAGE_CONTENT:
+            raise RuntimeError("the audit hook crashed")
+
+    hooks = Hooks(before_agent_call=[lambda run_input: run_ids.append(run_input.run_id)], on_event=[broken_subscriber])
+    loop = RunLoop(HttpAgent(misbehaving.url("/held")), Toolbox(), hooks=hooks)
+    outcome = await asyncio.wait_for(loop.send(Thread(), "hi"), TURN_TIMEOUT)
+
+    assert outcome.status == "error"
+    assert "the on_event hook failed: RuntimeError: the audit hook crashed" in outcome.message
+    await asyncio.wait_for(misbehaving.hung_up[run_ids[0]].wait(), 2)
