@@ -1,9 +1,10 @@
 """The demo app: a small sales dashboard with its copilot docked at the right.
 
 It shows what an app declares: frontend tools that change the person's session state (set_theme,
-and refund_order, which a person approves first), the context the agent sees with every run (what
-the dashboard shows), and the sidebar. With no configuration it runs on the built-in demo model,
-offline: try "switch to dark mode" or "refund order 1041".
+and refund_order, which a person approves first), a human-in-the-loop tool (ask_user), the context
+the agent sees with every run (what the dashboard shows), and the sidebar. With no configuration it
+runs on the built-in demo model, offline: try "switch to dark mode", "refund order 1041" or "ask me
+something".
 """
 
 from __future__ import annotations
@@ -75,6 +76,15 @@ async def refund_order(state: DashboardState, order_id: str, reason: str) -> str
         return f"Order {order_id} was already refunded."
     order.status = "Refunded"
     return f"Refunded order {order_id} ({order.total} to {order.customer})."
+
+
+@cui.human_in_the_loop
+def ask_user(question: str) -> None:
+    """Ask the user a question; their answer is the result.
+
+    Args:
+        question: What to ask, in one sentence.
+    """
 
 
 @cui.context(DashboardState, description="What the user sees on the dashboard")

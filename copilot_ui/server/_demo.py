@@ -1,7 +1,8 @@
 """The demo model: a deterministic stand-in for a language model, so the app works offline with no key.
 
 It answers in a few sentences, streamed word by word. When the page offers the tool for it, it
-switches the theme ("switch to dark mode") or refunds an order ("refund order 1041"), then answers
+switches the theme ("switch to dark mode"), refunds an order ("refund order 1041") or asks the person
+a question ("ask me something"), then answers
 by quoting the tool's result and what the page's context, read again after the tool ran, shows.
 """
 
@@ -21,6 +22,7 @@ WORD_DELAY = 0.02  # seconds between streamed words: a pace a person can watch
 
 _THEME = re.compile(r"\b(switch|change|set|make|turn|use)\b.*\b(dark|light)\b", re.IGNORECASE)
 _REFUND = re.compile(r"\brefund\b.*?#?(\d{3,})", re.IGNORECASE)
+_ASK = re.compile(r"\bask me\b", re.IGNORECASE)
 _ORDER_ID = re.compile(r"#(\d{3,})")
 
 
@@ -53,6 +55,9 @@ def _tool_call(prompt: str, offered: set[str]) -> DeltaToolCall | None:
     if "refund_order" in offered and (refund := _REFUND.search(prompt)):
         arguments = {"order_id": f"#{refund.group(1)}", "reason": "asked for in the chat"}
         return DeltaToolCall(name="refund_order", json_args=json.dumps(arguments), tool_call_id=call_id)
+    if "ask_user" in offered and _ASK.search(prompt):
+        arguments = {"question": "Which region should the dashboard focus on?"}
+        return DeltaToolCall(name="ask_user", json_args=json.dumps(arguments), tool_call_id=call_id)
     return None
 
 

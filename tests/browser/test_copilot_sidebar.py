@@ -206,3 +206,18 @@ def test_a_new_conversation_during_a_reply_leaves_the_old_reply_behind(page: Pag
     ask(page, "switch to dark mode")
     expect(page.get_by_text("The dashboard now shows the dark theme.")).to_be_visible(timeout=20_000)
     expect(page.locator('[data-kind="user"]')).to_have_text("switch to dark mode")
+
+
+def test_a_question_from_the_agent_takes_the_persons_answer_as_its_result(page: Page):
+    page.goto("/")
+    ask(page, "ask me something")
+    card = page.locator('[data-tool="ask_user"]')
+    expect(card).to_have_attribute("data-status", "awaiting_input", timeout=20_000)
+    expect(card.get_by_label("Arguments")).to_contain_text("Which region should the dashboard focus on?")
+
+    answer = card.get_by_role("textbox", name="Your answer")
+    answer.fill("Europe")
+    answer.press("Enter")
+    expect(card).to_have_attribute("data-status", "complete", timeout=20_000)
+    expect(card.get_by_label("Result")).to_have_text("Europe")
+    expect(page.locator('[data-kind="assistant"]').last).to_have_text("Done: Europe", timeout=20_000)
