@@ -59,3 +59,33 @@ async def test_page_context_reaches_the_model(agent: LocalAgent):
 
     assert roles(thread.messages) == ["user", "assistant", "tool", "assistant"]
     assert thread.messages[-1].content == "Done: theme switched The dashboard now shows the dark theme."
+
+
+async def test_the_served_agent_sees_the_pages_context_too():
+    import asyncio
+    import json
+
+    from ag_ui.core import Context
+
+    from copilot_ui.agents import HttpAgent
+    from copilot_ui.core import RunLoop, Thread, Toolbox, tool_from_function
+    from copilot_ui.server import agui_app, builtin_pydantic_agent, demo_model
+
+    from ._servers import serve_in_thread
+
+    page = {"theme": "light"}
+
+    def set_theme(mode: str) -> str:
+        """Switch the theme."""
+        page["theme"] = mode
+        return f"Theme is now {mode}."
+
+    with serve_in_thread(agui_app(builtin_pydantic_agent(demo_model(0)))) as url:
+        loop = RunLoop(
+            HttpAgent(f"{url}/"),
+            Toolbox([tool_from_function(set_theme)]),
+            context=lambda: [Context(description="What the user sees on the dashboard", value=json.dumps(page))],
+        )
+        thread = Thread()
+        await asyncio.wait_for(loop.send(thread, "switch to dark mode"), 20)
+    assert thread.messages[-1].content == "Done: Theme is now dark. The dashboard now shows the dark theme."
