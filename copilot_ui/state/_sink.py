@@ -78,9 +78,7 @@ class ViewSink:
         self._status = "Thinking…"
 
     def _run_started(self, _event: AgentRunStarted) -> None:
-        self._end_text()
-        self._finished.extend(self._queued)
-        self._queued = []
+        self._release_queued()
         self._status = "Thinking…"
 
     def _message_started(self, _event: MessageStarted) -> None:
@@ -144,13 +142,17 @@ class ViewSink:
         self._finished.append(ChatItem(id=new_id("error-"), kind="error", text=event.message))
 
     def _turn_ended(self, event: TurnEnded) -> None:
+        self._release_queued()
+        self._status = ""
+        if event.status in ("aborted", "stopped"):  # a turn limit already shows as an error item
+            note = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
+            self._finished.append(ChatItem(id=new_id("note-"), kind="notice", text=note))
+
+    def _release_queued(self) -> None:
+        """The reply being written ends, then the messages the person queued show, as they now go."""
         self._end_text()
         self._finished.extend(self._queued)
         self._queued = []
-        self._status = ""
-        if event.status in ("aborted", "stopped", "limit"):
-            note = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
-            self._finished.append(ChatItem(id=new_id("note-"), kind="notice", text=note))
 
     def _card(self, call_id: str, tool_name: str) -> ChatItem:
         card = self._tools.get(call_id)
