@@ -74,14 +74,20 @@ class Tool:
         try:
             model = self.arguments_model.model_validate(arguments)
         except ValidationError as error:
-            repaired = self._decode_json_strings(arguments)
-            if repaired is None:
-                raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
-            try:
-                model = self.arguments_model.model_validate(repaired)
-            except ValidationError:
+            model = self._validate_decoded(arguments)
+            if model is None:  # the problems reported are those of the arguments as sent
                 raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
         return {name: getattr(model, name) for name in self.arguments_model.model_fields}
+
+    def _validate_decoded(self, arguments: dict[str, Any]) -> BaseModel | None:
+        """The arguments validated once JSON strings are decoded where the schema wants one; None if that fails too."""
+        repaired = self._decode_json_strings(arguments)
+        if repaired is None or self.arguments_model is None:
+            return None
+        try:
+            return self.arguments_model.model_validate(repaired)
+        except ValidationError:
+            return None
 
     def _decode_json_strings(self, arguments: dict[str, Any]) -> dict[str, Any] | None:
         """Models often send an array or object as a JSON string: decode those where the schema wants one."""

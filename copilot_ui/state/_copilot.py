@@ -40,6 +40,12 @@ class _ActiveRun:
 _ACTIVE: dict[str, _ActiveRun] = {}
 
 
+def _running(token: str) -> _ActiveRun | None:
+    """The run of this browser tab whose loop is driving now, if any."""
+    active = _ACTIVE.get(token)
+    return active if active is not None and active.loop.running else None
+
+
 class CopilotState(rx.State):
     """The conversation shown in the sidebar."""
 
@@ -55,8 +61,8 @@ class CopilotState(rx.State):
         if not text:
             return
         token = self.router.session.client_token
-        active = _ACTIVE.get(token)
-        if active is not None and active.loop.running:  # the message goes with the run's next request
+        active = _running(token)
+        if active is not None:  # the message goes with the run's next request
             active.sink.queue_user_message(text)
             await active.loop.send(active.thread, text)
             return
@@ -103,8 +109,8 @@ class CopilotState(rx.State):
 
     async def _decide(self, call_id: str, decision: Decision) -> None:
         token = self.router.session.client_token
-        active = _ACTIVE.get(token)
-        if active is not None and active.loop.running:  # the running drive acts on it at once
+        active = _running(token)
+        if active is not None:  # the running drive acts on it at once
             active.loop.decide(active.thread, call_id, decision)
             return
         async with self:
