@@ -29,7 +29,6 @@ _PUBLIC = {
     "Copilot": "copilot_ui.state",
     "CopilotState": "copilot_ui.state",
     "LiveState": "copilot_ui.state",
-    "ChatItem": "copilot_ui.state",
     # components
     "sidebar": "copilot_ui.components",
     "tool_card": "copilot_ui.components",

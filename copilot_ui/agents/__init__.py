@@ -17,6 +17,7 @@ from ._http import HttpAgent, HttpLimits
 from ._local import LocalAgent
 from ._registry import AgentRegistry
 from ._scripted import Pause, ScriptedAgent
+from ._secrets import Scrubber, StreamScrubber
 
 __all__ = [
     "Agent",
@@ -34,6 +35,8 @@ __all__ = [
     "MalformedFrame",
     "Pause",
     "ScriptedAgent",
+    "Scrubber",
     "StreamEnded",
+    "StreamScrubber",
     "WrongContentType",
 ]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ..state import CopilotState
+from ..state import CopilotState, LiveState
+from ..state._sink import COMPOSER_INPUT_ID
 
 
 def composer(agent: str = "default") -> rx.Component:
@@ -12,6 +13,7 @@ def composer(agent: str = "default") -> rx.Component:
     return rx.el.form(
         rx.el.input(type="hidden", name="agent", value=agent),
         rx.el.textarea(
+            id=COMPOSER_INPUT_ID,
             name="message",
             aria_label="Ask the copilot",
             placeholder="Ask the copilot…",
@@ -20,7 +22,7 @@ def composer(agent: str = "default") -> rx.Component:
             class_name="cui-input",
         ),
         rx.cond(
-            CopilotState.running,
+            LiveState.running,
             rx.button(
                 rx.icon("square", size=14), "Stop", type="button", on_click=CopilotState.stop, color_scheme="red", variant="soft"
             ),

@@ -1,25 +1,36 @@
-"""The conversation: finished items, the tool calls in flight, the reply being written, what the copilot does now."""
+"""The conversation: a window of its items (earlier ones on request), then what the copilot does now.
+
+Each item is small (id, kind, a few fields); its text comes from the browser's text store, so a
+reply that streams changes nothing here: only the text component of that reply re-renders.
+"""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from ..state import ChatItem, CopilotState, LiveState
+from ..state import CopilotState, LiveState
 from ._scroll import stick_to_bottom
+from ._text import text
 from ._tool_card import tool_card
 
 CONVERSATION_ID = "cui-conversation"
 
 
 def conversation() -> rx.Component:
-    """Every item of the conversation, then what is live."""
+    """Every item shown, then the status line."""
     return rx.el.div(
         stick_to_bottom(CONVERSATION_ID),
-        rx.cond(CopilotState.items.length() == 0, _welcome()),
+        rx.cond(
+            CopilotState.has_older,
+            rx.el.button("Show earlier messages", type="button", on_click=CopilotState.load_older, class_name="cui-older"),
+        ),
+        rx.cond((CopilotState.items.length() == 0) & ~LiveState.running, _welcome()),
+        rx.foreach(CopilotState.older, chat_item),
         rx.foreach(CopilotState.items, chat_item),
-        rx.foreach(LiveState.tools, tool_card),
-        rx.cond(LiveState.text != "", rx.el.div(LiveState.text, class_name="cui-reply cui-streaming", data_kind="live")),
-        rx.cond(LiveState.status != "", rx.text(LiveState.status, size="1", color_scheme="gray", class_name="cui-status")),
+        rx.cond(
+            LiveState.status != "",
+            rx.text(LiveState.status, size="1", color_scheme="gray", class_name="cui-status", role="status"),
+        ),
         id=CONVERSATION_ID,
         class_name="cui-conversation",
         role="log",
@@ -28,23 +39,77 @@ def conversation() -> rx.Component:
     )
 
 
-def chat_item(item: ChatItem) -> rx.Component:
-    """One finished item."""
+def chat_item(item: rx.Var) -> rx.Component:
+    """One item, by its kind."""
     return rx.match(
-        item.kind,
-        ("user", rx.el.div(item.text, class_name="cui-user", data_kind="user")),
-        ("assistant", assistant_reply(text=item.text)),
-        ("tool", tool_card(item)),
-        ("error", rx.callout(item.text, icon="triangle_alert", color_scheme="red", size="1", data_kind="error", role="alert")),
-        ("notice", rx.text(item.text, size="1", color_scheme="gray", data_kind="notice")),
-        rx.el.div(item.text),
+        item["k"],
+        ("u", _user(item)),
+        ("a", _reply(item)),
+        ("r", _reasoning(item)),
+        ("t", tool_card(item)),
+        ("e", _error(item)),
+        ("n", _notice(item)),
+        rx.fragment(),
     )
 
 
-@rx.memo
-def assistant_reply(text: rx.Var[str]) -> rx.Component:
-    """A finished reply, as Markdown (a component of its own: Markdown's renderers use hooks)."""
-    return rx.el.div(rx.markdown(text), class_name="cui-reply", data_kind="assistant")
+def _user(item: rx.Var) -> rx.Component:
+    return rx.el.div(
+        text(item["id"], markdown=False),
+        rx.cond(item["q"], rx.el.span("Queued", class_name="cui-queued")),
+        class_name="cui-user",
+        role="group",
+        aria_label="You",
+        data_kind="user",
+        data_queued=rx.cond(item["q"], "true", "false"),
+        key=item["id"],
+    )
+
+
+def _reply(item: rx.Var) -> rx.Component:
+    return rx.el.div(
+        text(item["id"], live=item["live"].bool()),
+        class_name="cui-reply",
+        role="group",
+        aria_label="Copilot",
+        data_kind=rx.cond(item["live"], "live", "assistant"),
+        key=item["id"],
+    )
+
+
+def _reasoning(item: rx.Var) -> rx.Component:
+    return rx.el.details(
+        rx.el.summary(
+            rx.cond(item["live"], "Thinking…", rx.cond(item["sec"], "Thought for " + item["sec"].to(str) + " s", "Thoughts"))
+        ),
+        text(item["id"], live=item["live"].bool(), class_name="cui-reasoning-text"),
+        class_name="cui-reasoning",
+        data_kind="reasoning",
+        key=item["id"],
+    )
+
+
+def _error(item: rx.Var) -> rx.Component:
+    return rx.callout.root(
+        rx.callout.icon(rx.icon("triangle_alert", size=16)),
+        rx.el.div(
+            text(item["id"], markdown=False),
+            rx.cond(
+                item["retry"],
+                rx.button("Retry", size="1", variant="soft", color_scheme="red", on_click=CopilotState.retry, type="button"),
+            ),
+            class_name="cui-error-body",
+        ),
+        color_scheme="red",
+        size="1",
+        role="alert",
+        data_kind="error",
+        key=item["id"],
+    )
+
+
+def _notice(item: rx.Var) -> rx.Component:
+    return rx.el.div(text(item["id"], markdown=False), class_name="cui-notice", data_kind="notice", key=item["id"])
 
 
 def _welcome() -> rx.Component:

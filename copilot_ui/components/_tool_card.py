@@ -1,14 +1,20 @@
-"""The card a tool call shows in the conversation: its name, its arguments (live while they stream), its result."""
+"""The card a tool call shows in the conversation: its name, status, arguments (live while they stream), result.
+
+An app can draw the calls of a tool itself (`render_tool`); every other call gets this card. A
+call waiting for the person shows what it asks and the controls to decide, bound to the digest
+of what is shown: a decision about anything else is refused by the loop.
+"""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from ..state import ChatItem, CopilotState
+from ..state import CopilotState
+from ._text import text
 
-_STATUS_LABELS = {
+STATUS_LABELS = {
     "streaming": "Preparing",
-    "pending": "Queued",
+    "pending": "Waiting",
     "running": "Running",
     "awaiting_approval": "Needs approval",
     "awaiting_input": "Needs your answer",
@@ -16,61 +22,106 @@ _STATUS_LABELS = {
     "error": "Failed",
     "denied": "Denied",
     "aborted": "Stopped",
+    "skipped": "Not run",
     "dropped": "Discarded",
 }
-_STATUS_COLORS = {"complete": "green", "error": "red", "denied": "orange", "aborted": "gray", "dropped": "gray"}
+_STATUS_COLORS = {"complete": "green", "error": "red", "denied": "orange", "aborted": "gray", "skipped": "gray", "dropped": "gray"}
+_FINISHED = ("complete", "error", "denied", "aborted", "dropped")
 
 
-def tool_card(item: ChatItem) -> rx.Component:
+def tool_card(item: rx.Var) -> rx.Component:
     """A tool call as a card."""
+    status = item["s"].to(str)
     return rx.el.section(
         rx.hstack(
-            rx.icon("wrench", size=14),
-            rx.code(item.tool_name, variant="ghost"),
+            rx.icon("wrench", size=14, aria_hidden="true"),
+            rx.code(item["n"], variant="ghost"),
             rx.spacer(),
-            rx.badge(_label(item.status), color_scheme=_color(item.status), variant="soft", class_name="cui-tool-status"),
+            rx.badge(status_label(status), color_scheme=_color(status), variant="soft", class_name="cui-tool-status"),
             align="center",
             width="100%",
         ),
-        rx.cond(item.progress != "", rx.text(item.progress, size="1", color_scheme="gray")),
-        rx.cond(
-            item.arguments != "",
-            rx.el.pre(item.arguments, class_name="cui-tool-arguments", aria_label="Arguments"),
+        rx.cond(item["p"], rx.text(item["p"], size="1", color_scheme="gray", class_name="cui-tool-progress")),
+        rx.el.details(
+            rx.el.summary("Arguments"),
+            text(item["id"].to(str) + ".a", markdown=False, class_name="cui-tool-pre", aria_label="Arguments"),
+            open=True,
+            class_name="cui-tool-arguments",
         ),
-        rx.cond(item.result != "", rx.el.pre(item.result, class_name="cui-tool-result", aria_label="Result")),
-        rx.cond(item.status == "awaiting_approval", _approval(item)),
-        rx.cond(item.status == "awaiting_input", _answer(item)),
+        rx.cond(
+            status == "skipped",
+            rx.text("Not run: you wrote a new message instead", size="1", color_scheme="gray"),
+            rx.cond(
+                _finished(status),
+                text(item["id"].to(str) + ".r", markdown=False, class_name="cui-tool-pre", aria_label="Result"),
+            ),
+        ),
+        rx.cond(status == "awaiting_approval", _approval(item)),
+        rx.cond(status == "awaiting_input", _question(item)),
         class_name="cui-tool-card",
-        data_tool=item.tool_name,
-        data_status=item.status,
-        aria_label="Tool call " + item.tool_name,
+        data_tool=item["n"],
+        data_status=status,
+        aria_label="Tool call " + item["n"].to(str),
+        key=item["id"],
     )
 
 
-def _label(status: rx.Var[str]) -> rx.Var[str]:
-    return rx.match(status, *_STATUS_LABELS.items(), status)
+def status_label(status: rx.Var[str]) -> rx.Var[str]:
+    """What a status is called on a card."""
+    return rx.match(status, *STATUS_LABELS.items(), status)
 
 
 def _color(status: rx.Var[str]) -> rx.Var[str]:
     return rx.match(status, *_STATUS_COLORS.items(), "blue")
 
 
-def _approval(item: ChatItem) -> rx.Component:
+def _finished(status: rx.Var[str]) -> rx.Var[bool]:
+    condition = status == _FINISHED[0]
+    for name in _FINISHED[1:]:
+        condition = condition | (status == name)
+    return condition
+
+
+def _approval(item: rx.Var) -> rx.Component:
     return rx.hstack(
-        rx.button(rx.icon("check", size=14), "Approve", on_click=CopilotState.approve(item.id), size="1"),
         rx.button(
-            rx.icon("x", size=14), "Deny", on_click=CopilotState.deny(item.id), size="1", color_scheme="red", variant="soft"
+            rx.icon("check", size=14),
+            "Approve",
+            on_click=CopilotState.approve(item["id"].to(str), item["d"].to(str)),
+            size="1",
+            type="button",
+        ),
+        rx.button(
+            rx.icon("x", size=14),
+            "Deny",
+            on_click=CopilotState.deny(item["id"].to(str), item["d"].to(str), ""),
+            size="1",
+            color_scheme="red",
+            variant="soft",
+            type="button",
         ),
         spacing="2",
     )
 
 
-def _answer(item: ChatItem) -> rx.Component:
+def _question(item: rx.Var) -> rx.Component:
     return rx.el.form(
-        rx.el.input(type="hidden", name="call_id", value=item.id),
-        rx.input(name="answer", placeholder="Your answer", aria_label="Your answer", size="1", flex="1"),
-        rx.button("Answer", type="submit", size="1"),
+        text(item["id"].to(str) + ".q", class_name="cui-question"),
+        rx.el.input(type="hidden", name="item", value=item["id"].to(str)),
+        rx.el.input(type="hidden", name="digest", value=item["d"].to(str)),
+        rx.el.div(
+            rx.el.textarea(
+                name="answer",
+                placeholder="Your answer",
+                aria_label="Your answer",
+                rows=2,
+                enter_key_submit=True,
+                class_name="cui-input",
+            ),
+            rx.button("Answer", type="submit", size="1"),
+            class_name="cui-answer-row",
+        ),
         on_submit=CopilotState.answer,
         reset_on_submit=True,
-        style={"display": "flex", "gap": "0.5rem"},
+        class_name="cui-answer",
     )

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..agents import Agent, AgentRegistry
+from ..agents import Agent, AgentRegistry, Scrubber
 from ..core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ..store import ThreadStore
 
@@ -42,6 +42,22 @@ class Copilot:
         self.hooks = Hooks()
         self.limits = LoopLimits()
         self.store: ThreadStore | None = None  # where threads are saved at the end of each turn, if anywhere
+        self.image_hosts: list[str] = []  # hosts whose images a reply may show (others become links)
+        self.text_limit = 20_000  # characters of a text shown before "Show all"
+        self.renderers: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> the app's card for its calls
+
+    def agent_ids(self) -> list[str]:
+        """The agents a conversation may use: the registered ones, and "default" (chosen from the environment)."""
+        return sorted({"default", *self.agents.ids})
+
+    def scrubber(self) -> Scrubber:
+        """What keeps secrets out of what people see: the agents' configured secrets and API keys in the environment."""
+        secrets = getattr(self.agents, "secrets", None)
+        return Scrubber.from_environment().with_secrets(secrets() if secrets is not None else [])
+
+    def rendered_tools(self) -> frozenset[str]:
+        """Names of the tools whose calls the app draws itself (their cards get the call's data)."""
+        return frozenset(self.renderers)
 
     def agent(self, agent_id: str = "default") -> Agent:
         """The agent with this id; the default one is chosen from the environment on first use."""

@@ -1,20 +1,16 @@
-"""The part of the conversation being written now, in a state of its own.
+"""What the copilot does now, in a small state of its own: it changes often, the conversation does not.
 
-Reflex resends a var whole when it changes. Keeping the reply being streamed and the tool calls
-in flight apart from the finished messages means each update costs the size of what is live, not
-the size of the conversation.
+Reflex re-renders every component that reads a state when any of its vars changes: the status
+line and the Send/Stop button live apart from the list of items so that neither re-renders it.
 """
 
 from __future__ import annotations
 
 import reflex as rx
 
-from ._items import ChatItem
-
 
 class LiveState(rx.State):
-    """What streams in right now."""
+    """Whether a run is under way, and what the copilot does now."""
 
-    text: str = ""  # the reply being written
-    tools: list[ChatItem] = rx.field(default_factory=list)  # tool calls not finished yet
-    status: str = ""  # what the copilot does now, for the person: "Thinking…", "Running set_theme…"
+    running: bool = False
+    status: str = ""  # for the person: "Thinking…", "Running set_theme…", "Waiting for the agent… 12 s"

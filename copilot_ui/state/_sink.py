@@ -1,27 +1,39 @@
-"""Loop events into the sidebar's states, coalesced: a few dozen writes a second, however fast tokens come.
+"""Loop events into what the person sees, at a bounded pace: texts as appended pieces, items at boundaries.
 
-Events only change buffers here; a flush writes them into Reflex state inside one short
-`async with` block (each entry locks, loads and saves the state, and sends one delta). A flush runs
-at most every `interval` seconds while events arrive, and at once when the loop commits (before a
-follow-up run) and when the turn ends. Finished messages join the list of items at message
-boundaries; what is still being written lives in LiveState, whose size does not grow with the
-conversation.
+Events only change buffers here (never blocking the loop). A flush then sends, in this order:
+- the new pieces of every text being written, as one `rx.call_script` that appends them in the
+  browser (`cui_text.jsx`): a text is never resent, so a long reply costs its own size;
+- whole texts that became known (a result, an error, the person's message);
+- the list of items and the status line, in one short `async with` block, only when they changed.
+
+At most one flush starts per `interval` (measured from the start of the previous one), whatever
+the token rate; text alone waits a little longer (`TEXT_WAIT`) to travel in fewer, fuller frames,
+and the first piece of a text goes at once. Everything shown passes the scrubber first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 
+import reflex as rx
+
+from ..agents import Scrubber, StreamScrubber
 from ..core import (
+    AgentEventReceived,
+    AgentRunFinished,
     AgentRunStarted,
     AwaitingPerson,
     ErrorOccurred,
     LoopEvent,
     MessageEnded,
     MessageStarted,
+    StateChanged,
     TextDelta,
     Thread,
     ToolCallArguments,
@@ -32,33 +44,64 @@ from ..core import (
     ToolProgress,
     TurnEnded,
     TurnStarted,
-    parse_arguments,
 )
-from ..protocol import new_id
-from ._items import ChatItem
-from ._live import LiveState
+from ._compat import ReasoningDelta, ReasoningEnded, ReasoningStarted, UserMessageAdded
+from ._view import Conversation, LiveMarks, arguments_text, question_of
 
-FLUSH_INTERVAL = 0.04  # seconds: about 25 writes a second at most
+MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
+TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
+TEXT_BATCH = 240  # characters of text that are worth a frame of their own
+WAITING_AFTER = 2.0  # seconds without a word from the agent before the status says how long it has been
+_DONE = object()
+
+
+@dataclass
+class _Stream:
+    """A text being written: what is scrubbed and waiting to go, and how many pieces went."""
+
+    scrubber: StreamScrubber
+    seq: int = -1
+    pending: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    ended: bool = False
 
 
 class ViewSink:
-    """Buffers what a run shows and writes it into the sidebar's states."""
+    """Buffers what a drive shows and sends it to the person's tab."""
 
-    def __init__(self, state: Any, thread: Thread, cards: list[ChatItem] = (), interval: float = FLUSH_INTERVAL) -> None:
-        self._state = state  # the CopilotState of the background task
-        self._thread = thread
+    def __init__(
+        self,
+        state: Any,
+        thread: Thread,
+        conversation: Conversation,
+        *,
+        scrubber: Scrubber,
+        rendered: frozenset[str] = frozenset(),
+        interval: float = MIN_INTERVAL,
+    ) -> None:
+        self._state = state  # the CopilotState of the background task that runs the drive
+        self.thread = thread
+        self.conversation = conversation
+        self.marks = LiveMarks()
+        self._scrubber = scrubber
+        self._rendered = rendered
         self._interval = interval
-        self._finished: list[ChatItem] = []  # items to append to the list at the next flush
-        self._text: list[str] = []
-        self._tools: dict[str, ChatItem] = {card.id: _copy(card) for card in cards}  # cards still live (waiting)
-        self._streaming_arguments: set[str] = set()
-        self._status = ""
-        self._queued: list[ChatItem] = []  # messages the person sent during the run, shown when they go
-        self._dirty = False
-        self._shown: tuple[str, list[ChatItem], str] | None = None
-        self._last_flush = 0.0
-        self._scheduled: asyncio.Task[None] | None = None
-        self._lock = asyncio.Lock()
+        self._streams: dict[str, _Stream] = {}
+        self._seqs: dict[str, int] = {}  # tid -> pieces sent by this drive, also once its stream ended
+        self._wholes: dict[str, str] = {}  # tid -> whole text to hand over at the next flush
+        self._items_dirty = False
+        self._status = "Thinking…"
+        self._status_dirty = True
+        self._running = True
+        self._urgent = True
+        self._last_start = 0.0
+        self._flushing = asyncio.Lock()
+        self._timer: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self._agent_since: float | None = None  # when the agent last said anything, while its run is open
+        self._thinking_since: float | None = None
+        self._outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
 
     # Events
 
@@ -67,174 +110,342 @@ class ViewSink:
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(self, event)
-            self._dirty = True
             self._schedule()
 
-    def queue_user_message(self, text: str) -> None:
-        """The person wrote during the run: shown when it goes to the agent, after the reply being written."""
-        self._queued.append(ChatItem(id=new_id("user-"), kind="user", text=text))
+    def queue_user_message(self, message_id: str, text: str) -> None:
+        """The person wrote during the run: shown at once, marked queued, until it goes to the agent."""
+        self.marks.queued.append((message_id, text))
+        self._whole(self.conversation.message_item(message_id, "user"), text)
+        self._items_changed()
+        self._schedule()
 
     def _turn_started(self, _event: TurnStarted) -> None:
-        self._status = "Thinking…"
+        self._set_status("Thinking…")
+
+    def _user_message(self, event: UserMessageAdded) -> None:
+        self.marks.queued = [queued for queued in self.marks.queued if queued[0] != event.message_id]
+        self._whole(self.conversation.message_item(event.message_id, "user"), event.text)
+        self._items_changed()
 
     def _run_started(self, _event: AgentRunStarted) -> None:
-        self._release_queued()
-        self._status = "Thinking…"
+        self.conversation.clear_retry()
+        self._agent_since = time.monotonic()
+        self._set_status("Thinking…")
+        self._start_ticker()
 
-    def _message_started(self, _event: MessageStarted) -> None:
-        self._end_text()
+    def _run_finished(self, _event: AgentRunFinished) -> None:
+        self._agent_since = None
+
+    def _agent_spoke(self, _event: LoopEvent) -> None:
+        if self._agent_since is not None:
+            self._agent_since = time.monotonic()
+
+    def _message_started(self, event: MessageStarted) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.add(event.message_id)
+        self._items_changed()
 
     def _text_delta(self, event: TextDelta) -> None:
-        self._text.append(event.delta)
-        self._status = ""
+        self._agent_spoke(event)
+        self._append(self.conversation.message_item(event.message_id, "assistant"), event.delta)
+        self._set_status("")
 
-    def _message_ended(self, _event: MessageEnded) -> None:
-        self._end_text()
+    def _message_ended(self, event: MessageEnded) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.discard(event.message_id)
+        self._end_stream(self.conversation.message_item(event.message_id, "assistant"))
+        self._items_changed()
+
+    def _reasoning_started(self, event: ReasoningStarted) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.add(event.message_id)
+        self._thinking_since = time.monotonic()
+        self._items_changed()
+
+    def _reasoning_delta(self, event: ReasoningDelta) -> None:
+        self._agent_spoke(event)
+        self._append(self.conversation.message_item(event.message_id, "reasoning"), event.delta)
+        self._set_status("Thinking…")
+
+    def _reasoning_ended(self, event: ReasoningEnded) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.discard(event.message_id)
+        if self._thinking_since is not None:
+            self.conversation.thought[event.message_id] = time.monotonic() - self._thinking_since
+        self._end_stream(self.conversation.message_item(event.message_id, "reasoning"))
+        self._items_changed()
 
     def _tool_started(self, event: ToolCallStarted) -> None:
-        self._end_text()
-        self._tools[event.call_id] = ChatItem(id=event.call_id, kind="tool", tool_name=event.tool_name, status="streaming")
+        self._agent_spoke(event)
+        self.marks.arguments.add(event.call_id)
+        self._items_changed()
 
     def _tool_arguments(self, event: ToolCallArguments) -> None:
-        self._streaming_arguments.add(event.call_id)
+        self._agent_spoke(event)
+        self._append(self.conversation.call_item(event.call_id) + ".a", event.delta)
+        if self._rendered:
+            self._items_changed(urgent=False)  # an app's renderer draws the arguments so far
 
     def _tool_ended(self, event: ToolCallEnded) -> None:
-        self._streaming_arguments.discard(event.call_id)
-        card = self._tools.get(event.call_id)
-        call = self._thread.tool_call(event.call_id)
-        if card is not None and call is not None:
-            try:
-                card.arguments = _pretty(parse_arguments(call))
-            except ValueError:
-                card.arguments = call.function.arguments
-            card.status = "pending"
+        self._agent_spoke(event)
+        self.marks.arguments.discard(event.call_id)
+        call = self.thread.tool_call(event.call_id)
+        if call is not None:
+            self._whole(self.conversation.call_item(event.call_id) + ".a", arguments_text(self.thread, call))
+        self._items_changed()
 
     def _execution_started(self, event: ToolExecutionStarted) -> None:
-        card = self._card(event.call_id, event.tool_name)
-        card.arguments = _pretty(event.arguments)
-        card.status = "running"
-        self._status = f"Running {event.tool_name}…"
+        self.marks.running.add(event.call_id)
+        self._whole(self.conversation.call_item(event.call_id) + ".a", _pretty(event.arguments))
+        self._set_status(f"Running {event.tool_name}…")
+        self._items_changed()
 
     def _progress(self, event: ToolProgress) -> None:
-        card = self._tools.get(event.call_id)
-        if card is not None:
-            share = f"{round(event.fraction * 100)}%" if event.fraction is not None else ""
-            card.progress = " ".join(part for part in (share, event.message) if part)
+        share = f"{round(event.fraction * 100)}%" if event.fraction is not None else ""
+        self.marks.progress[event.call_id] = " ".join(part for part in (share, event.message) if part)
+        self._items_changed()
 
     def _awaiting(self, event: AwaitingPerson) -> None:
-        card = self._card(event.call_id, event.tool_name)
-        card.arguments = card.arguments or _pretty(event.arguments)
-        card.status = "awaiting_approval" if event.kind == "approval" else "awaiting_input"
-        card.progress = event.message
-        self._status = ""
+        call = self.thread.tool_call(event.call_id)
+        question = question_of(self.thread, call) if call is not None else event.message
+        self._whole(self.conversation.call_item(event.call_id) + ".q", question)
+        self._set_status("")
+        self._items_changed()
 
     def _execution_ended(self, event: ToolExecutionEnded) -> None:
-        card = self._tools.pop(event.call_id, None) or ChatItem(id=event.call_id, kind="tool", tool_name=event.tool_name)
-        self._streaming_arguments.discard(event.call_id)
-        card.result = event.result
-        card.status = event.status if event.status != "complete" or not event.is_error else "error"
-        card.progress = ""
-        self._finished.append(card)
-        self._status = "Thinking…" if not self._tools else self._status
+        self.marks.running.discard(event.call_id)
+        self.marks.arguments.discard(event.call_id)
+        self.marks.progress.pop(event.call_id, None)
+        status = "error" if event.status == "complete" and event.is_error else event.status
+        self.conversation.outcomes[event.call_id] = status
+        self._whole(self.conversation.call_item(event.call_id) + ".r", event.result)
+        if not self.marks.running:
+            self._set_status("Thinking…" if self._agent_since is not None or status == "complete" else "")
+        self._items_changed()
 
     def _error(self, event: ErrorOccurred) -> None:
-        self._end_text()
-        self._finished.append(ChatItem(id=new_id("error-"), kind="error", text=event.message))
+        note = self.conversation.add_note("error", event.message, self._last_message_id(), retry=True)
+        self._whole(note.id, event.message)
+        self._agent_since = None
+        self._items_changed()
 
     def _turn_ended(self, event: TurnEnded) -> None:
-        self._release_queued()
-        self._status = ""
-        if event.status in ("aborted", "stopped"):  # a turn limit already shows as an error item
-            note = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
-            self._finished.append(ChatItem(id=new_id("note-"), kind="notice", text=note))
+        self._agent_since = None
+        self._running = False
+        self._set_status("")
+        self.marks.queued = []
+        self.returned = [queued.text for queued in getattr(event, "returned", ())]
+        if event.status in ("aborted", "stopped"):  # a turn limit already shows as an error
+            text = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
+            note = self.conversation.add_note("notice", text, self._last_message_id())
+            self._whole(note.id, text)
+        self._items_changed()
 
-    def _release_queued(self) -> None:
-        """The reply being written ends, then the messages the person queued show, as they now go."""
-        self._end_text()
-        self._finished.extend(self._queued)
-        self._queued = []
+    def _state_changed(self, _event: StateChanged) -> None:
+        self._items_changed(urgent=False)
 
-    def _card(self, call_id: str, tool_name: str) -> ChatItem:
-        card = self._tools.get(call_id)
-        if card is None:
-            card = self._tools[call_id] = ChatItem(id=call_id, kind="tool", tool_name=tool_name)
-        return card
+    # Buffers
 
-    def _end_text(self) -> None:
-        text = "".join(self._text)
-        self._text = []
-        if text.strip():
-            self._finished.append(ChatItem(id=new_id("reply-"), kind="assistant", text=text))
+    def _append(self, tid: str, delta: str) -> None:
+        stream = self._streams.get(tid)
+        if stream is None:
+            stream = self._streams[tid] = _Stream(self._scrubber.stream(), seq=self._seqs.get(tid, -1))
+            self._urgent = True  # the first words of a text go at once
+        piece = stream.scrubber.feed(delta)
+        if piece:
+            stream.pending.append(piece)
 
-    # Writing into Reflex state
+    def _end_stream(self, tid: str) -> None:
+        stream = self._streams.get(tid)
+        if stream is not None:
+            rest = stream.scrubber.end()
+            if rest:
+                stream.pending.append(rest)
+            stream.ended = True
+
+    def _whole(self, tid: str, text: str) -> None:
+        self._wholes[tid] = self._scrubber.scrub(text)
+        self._urgent = True
+
+    def _items_changed(self, urgent: bool = True) -> None:
+        self._items_dirty = True
+        self._urgent = self._urgent or urgent
+
+    def _set_status(self, status: str) -> None:
+        if status != self._status:
+            self._status = status
+            self._status_dirty = True
+
+    def _last_message_id(self) -> str | None:
+        messages = self.thread.messages
+        return messages[-1].id if messages else None
+
+    # What a tab that missed pieces asks for
+
+    def text_so_far(self, tid: str) -> tuple[int, str] | None:
+        """A text this drive is writing, as far as it was sent (None if it writes no such text)."""
+        stream = self._streams.get(tid)
+        if stream is None:
+            return None
+        return stream.seq, "".join(stream.sent)
+
+    def seq_of(self, tid: str) -> int:
+        """How many pieces of this text went to the tab in this drive (0 if none)."""
+        return max(self._seqs.get(tid, 0), 0)
+
+    # Sending
+
+    async def outbox(self) -> AsyncIterator[Any]:
+        """The browser events this drive sends (a background event handler yields them)."""
+        while True:
+            event = await self._outbox.get()
+            try:
+                if event is _DONE:
+                    return
+                yield event
+            finally:
+                self._outbox.task_done()
+
+    def send_event(self, event: Any) -> None:
+        """Send a browser event through this drive's handler (after what is already queued)."""
+        self._outbox.put_nowait(event)
+
+    def finish(self) -> None:
+        """The drive is over, however it ended: nothing streams or runs any more."""
+        self._agent_since = None
+        self._running = False
+        self._set_status("")
+        for message_id in list(self.marks.streaming):
+            self._end_stream(self.conversation.message_item(message_id, "assistant"))
+        self.marks.streaming.clear()
+        self.marks.arguments.clear()
+        self.marks.running.clear()
+        self.marks.progress.clear()
+        self._items_changed()
 
     async def commit(self) -> None:
-        """Write everything now (the loop's commit: the page must show it before the agent runs again)."""
-        if self._scheduled is not None:
-            self._scheduled.cancel()
-            self._scheduled = None
-        await self.flush()
+        """Show everything now (before a follow-up run: the page must show what the tools changed)."""
+        self._urgent = True
+        self._items_dirty = True
+        await self._flush_when_allowed()
 
     async def close(self) -> None:
-        """Write what is left; the run is over."""
-        await self.commit()
-
-    async def flush(self) -> None:
-        """Write the buffers into CopilotState and LiveState in one short block."""
-        async with self._lock:
-            if not self._dirty:
-                return
-            self._dirty = False
-            for call_id in self._streaming_arguments:
-                card = self._tools.get(call_id)
-                if card is not None:
-                    card.arguments = _pretty(self._thread.partial_arguments(call_id))
-            finished, self._finished = self._finished, []
-            shown = ("".join(self._text), [_copy(card) for card in self._tools.values()], self._status)
-            async with self._state:
-                shown_thread = self._state._thread
-                if shown_thread is not None and shown_thread.id != self._thread.id:
-                    return  # the person moved to another conversation: this run's view is written nowhere
-                live = await self._state.get_state(LiveState)
-                if finished:
-                    self._state.items.extend(finished)
-                if self._shown is None or shown[0] != self._shown[0]:
-                    live.text = shown[0]
-                if self._shown is None or shown[1] != self._shown[1]:
-                    live.tools = shown[1]
-                if self._shown is None or shown[2] != self._shown[2]:
-                    live.status = shown[2]
-            self._shown = shown
-            self._last_flush = time.monotonic()
+        """The drive is over: send what is left, then end the outbox."""
+        self._stop_ticker()
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer
+        self._urgent = True
+        await self._flush_when_allowed()
+        if self.returned:
+            self.send_event(rx.set_value(COMPOSER_INPUT_ID, "\n\n".join(self.returned)))
+        self._outbox.put_nowait(_DONE)
 
     def _schedule(self) -> None:
-        if self._scheduled is None or self._scheduled.done():
-            self._scheduled = asyncio.ensure_future(self._flush_soon())
+        if self._timer is None:
+            self._timer = asyncio.ensure_future(self._flush_loop())
 
-    async def _flush_soon(self) -> None:
-        wait = self._interval - (time.monotonic() - self._last_flush)
-        if wait > 0:
+    async def _flush_loop(self) -> None:
+        try:
+            while self._has_news():
+                await self._flush_when_allowed()
+        finally:
+            self._timer = None
+
+    async def _flush_when_allowed(self) -> None:
+        while True:
+            now = time.monotonic()
+            wait = self._last_start + self._interval - now
+            if not self._urgent and not self._items_dirty and not self._status_dirty:
+                if sum(len(piece) for stream in self._streams.values() for piece in stream.pending) < TEXT_BATCH:
+                    wait = max(wait, self._last_start + TEXT_WAIT - now)
+            if wait <= 0:
+                break
             await asyncio.sleep(wait)
-        self._scheduled = None
         await self.flush()
+
+    def _has_news(self) -> bool:
+        return self._items_dirty or self._status_dirty or bool(self._wholes) or any(s.pending for s in self._streams.values())
+
+    async def flush(self) -> None:
+        """Send the new pieces, whole texts, items and status (the caller respects the interval)."""
+        async with self._flushing:
+            self._last_start = time.monotonic()
+            self._urgent = False
+            script = self._take_script()
+            if script:
+                self.send_event(rx.call_script(script))
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1.0):
+                        await self._outbox.join()  # texts before the items that show them
+            if self._items_dirty or self._status_dirty:
+                self._items_dirty = self._status_dirty = False
+                items = self.conversation.items(self.thread, self.marks, self._rendered)
+                await self._state.show_drive(self.thread, self.conversation, items, self._status, self._running)
+
+    def _take_script(self) -> str:
+        calls = []
+        for tid, stream in list(self._streams.items()):
+            if stream.pending:
+                piece = "".join(stream.pending)
+                stream.pending.clear()
+                stream.seq += 1
+                stream.sent.append(piece)
+                self._seqs[tid] = stream.seq
+                calls.append(f"__cuiA({json.dumps(tid)},{stream.seq},{json.dumps(piece, ensure_ascii=False)})")
+            if stream.ended:
+                del self._streams[tid]
+        if self._wholes:
+            wholes = {tid: [self._seqs.get(tid, -1) + 1, text] for tid, text in self._wholes.items()}
+            for tid, (seq, _) in wholes.items():
+                self._seqs[tid] = seq
+            self._wholes = {}
+            calls.append(f"__cuiS({json.dumps(wholes, ensure_ascii=False)})")
+        return ";".join(calls)
+
+    # Waiting for the agent
+
+    def _start_ticker(self) -> None:
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.ensure_future(self._tick())
+
+    def _stop_ticker(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            since = self._agent_since
+            if since is None or self.marks.running:
+                continue
+            waited = time.monotonic() - since
+            if waited >= WAITING_AFTER:
+                self._set_status(f"Waiting for the agent… {int(waited)} s")
+                self._schedule()
+
+
+COMPOSER_INPUT_ID = "cui-message"
 
 
 def _pretty(arguments: Any) -> str:
-    if arguments is None:
-        return ""
     return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
-
-
-def _copy(card: ChatItem) -> ChatItem:
-    return ChatItem(**card.__dict__)
 
 
 _HANDLERS = {
     TurnStarted: ViewSink._turn_started,
+    UserMessageAdded: ViewSink._user_message,
     AgentRunStarted: ViewSink._run_started,
+    AgentRunFinished: ViewSink._run_finished,
+    AgentEventReceived: ViewSink._agent_spoke,
     MessageStarted: ViewSink._message_started,
     TextDelta: ViewSink._text_delta,
     MessageEnded: ViewSink._message_ended,
+    ReasoningStarted: ViewSink._reasoning_started,
+    ReasoningDelta: ViewSink._reasoning_delta,
+    ReasoningEnded: ViewSink._reasoning_ended,
     ToolCallStarted: ViewSink._tool_started,
     ToolCallArguments: ViewSink._tool_arguments,
     ToolCallEnded: ViewSink._tool_ended,
@@ -244,4 +455,5 @@ _HANDLERS = {
     ToolExecutionEnded: ViewSink._execution_ended,
     ErrorOccurred: ViewSink._error,
     TurnEnded: ViewSink._turn_ended,
+    StateChanged: ViewSink._state_changed,
 }

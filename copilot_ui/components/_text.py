@@ -1,0 +1,44 @@
+"""A text from the agent side, shown safely: the Reflex wrapper of `CuiText` (cui_text.jsx).
+
+The text itself never travels in Reflex state: the component shows the text with its id from the
+browser's text store, which the backend fills with appended pieces and whole texts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+from reflex.event import passthrough_event_spec
+
+from ..state import CopilotState, copilot
+
+_RUNTIME = rx.asset("cui_text.jsx", shared=True)
+
+
+class CuiText(rx.Component):
+    """The text with id `tid`: Markdown without raw HTML, safe links and images, cut past `limit`."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiText"
+    lib_dependencies: list[str] = ["streamdown@2.7.1"]  # noqa: RUF012 (Reflex reads it from the class)
+
+    tid: rx.Var[str]
+    markdown: rx.Var[bool]
+    live: rx.Var[bool]
+    limit: rx.Var[int]
+    image_hosts: rx.Var[list[str]]
+    on_need: rx.EventHandler[passthrough_event_spec(list[str])]
+
+
+def text(tid: rx.Var[str] | str, *, markdown: bool = True, live: Any = False, **props: Any) -> rx.Component:
+    """The text with this id, as the copilot shows texts (the limit and allowed image hosts from the app's copilot)."""
+    return CuiText.create(
+        tid=tid,
+        markdown=markdown,
+        live=live,
+        limit=copilot.text_limit,
+        image_hosts=copilot.image_hosts,
+        on_need=CopilotState.need_texts,
+        **props,
+    )

@@ -1,0 +1,243 @@
+"""The conversation as the copilot shows it: small items derived from the thread, and the texts behind them.
+
+Items are what Reflex state holds and resends whole when the list changes, so they carry no text:
+an item is its short id, its kind and a few short fields (a tool card's name, status, digest,
+progress). Texts (what the person wrote, replies, reasoning, tool arguments and results, errors)
+reach the browser through the text channel (`cui_text.jsx`), each under a text id: the item's id,
+or for a tool card its id plus ".a" (arguments), ".r" (result) or ".q" (the question or message).
+
+The thread is the source of truth: the list of items is derived from its messages, plus what only
+the view knows (errors and notices, how each call ended, what the running drive is doing now).
+No Reflex here, so that it is tested and stored as plain data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ag_ui.core import AssistantMessage, ReasoningMessage, ToolCall, UserMessage
+
+from ..core import Thread, parse_arguments
+
+KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "error": "e", "notice": "n"}
+RENDERED_FIELD_LIMIT = 4000  # characters of a result or an argument given to an app's tool renderer
+
+
+@dataclass
+class Note:
+    """Something only the view says: an error, or a notice such as "Stopped."."""
+
+    id: str
+    kind: Literal["error", "notice"]
+    text: str
+    after: str | None  # the id of the message it follows (None: before every message)
+    retry: bool = False  # an error whose failed step can run again
+
+
+@dataclass
+class LiveMarks:
+    """What a running drive knows beyond the thread: texts still streaming, calls running, messages queued."""
+
+    streaming: set[str] = field(default_factory=set)  # message ids whose text is being written
+    arguments: set[str] = field(default_factory=set)  # call ids whose arguments are streaming
+    running: set[str] = field(default_factory=set)  # call ids whose handler runs now
+    progress: dict[str, str] = field(default_factory=dict)  # call id -> what it last reported
+    queued: list[tuple[str, str]] = field(default_factory=list)  # (message id, text) written during the run
+
+
+@dataclass
+class Conversation:
+    """Stable short ids for the thread's messages and calls, the view's notes, and how calls ended."""
+
+    ids: dict[str, str] = field(default_factory=dict)  # "m:<message id>" / "c:<call id>" -> item id
+    keys: dict[str, str] = field(default_factory=dict)  # item id -> key
+    notes: list[Note] = field(default_factory=list)
+    outcomes: dict[str, str] = field(default_factory=dict)  # call id -> how it ended (complete, denied, aborted, …)
+    thought: dict[str, float] = field(default_factory=dict)  # reasoning message id -> seconds spent
+    counter: int = 0
+
+    # Ids
+
+    def item_id(self, key: str, kind: str) -> str:
+        """The item id of a message ("m:<id>") or a call ("c:<id>"), made on first use."""
+        item = self.ids.get(key)
+        if item is None:
+            self.counter += 1
+            item = self.ids[key] = f"{KIND_PREFIX[kind]}{self.counter}"
+            self.keys[item] = key
+        return item
+
+    def message_item(self, message_id: str, kind: str) -> str:
+        """The item id of a message."""
+        return self.item_id("m:" + message_id, kind)
+
+    def call_item(self, call_id: str) -> str:
+        """The item id of a tool call's card."""
+        return self.item_id("c:" + call_id, "tool")
+
+    def call_of(self, item_id: str) -> str | None:
+        """The call id behind a card's item id (None for anything else)."""
+        key = self.keys.get(item_id, "")
+        return key[2:] if key.startswith("c:") else None
+
+    def add_note(self, kind: Literal["error", "notice"], text: str, after: str | None, retry: bool = False) -> Note:
+        """A note placed after a message (ids of notes are items of their own)."""
+        self.counter += 1
+        note = Note(f"{KIND_PREFIX[kind]}{self.counter}", kind, text, after, retry)
+        for earlier in self.notes:
+            earlier.retry = False  # only the newest error can be retried
+        self.notes.append(note)
+        return note
+
+    def clear_retry(self) -> None:
+        """The failed step ran again (or the person moved on): no error offers Retry any more."""
+        for note in self.notes:
+            note.retry = False
+
+    # Items
+
+    def items(self, thread: Thread, marks: LiveMarks | None = None, rendered: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """Every item of the conversation, in order; `rendered` names the tools an app draws itself (they get data)."""
+        marks = marks or LiveMarks()
+        notes: dict[str | None, list[Note]] = {}
+        for note in self.notes:
+            notes.setdefault(note.after, []).append(note)
+        items: list[dict[str, Any]] = [self._note_item(note) for note in notes.pop(None, ())]
+        awaiting = getattr(thread, "awaiting", {})
+        for message in thread.messages:
+            if isinstance(message, UserMessage):
+                items.append({"id": self.message_item(message.id, "user"), "k": "u"})
+            elif isinstance(message, ReasoningMessage):
+                items.append(self._text_item(message.id, "reasoning", marks))
+            elif isinstance(message, AssistantMessage):
+                if _has_text(message.content) or message.id in marks.streaming:
+                    items.append(self._text_item(message.id, "assistant", marks))
+                for call in message.tool_calls or ():
+                    items.append(self._card(thread, call, marks, awaiting, rendered))
+            items.extend(self._note_item(note) for note in notes.pop(message.id, ()))
+        for left in notes.values():  # notes whose message left the thread (a snapshot replaced it)
+            items.extend(self._note_item(note) for note in left)
+        for message_id, _ in marks.queued:
+            items.append({"id": self.message_item(message_id, "user"), "k": "u", "q": 1})
+        return items
+
+    def _text_item(self, message_id: str, kind: str, marks: LiveMarks) -> dict[str, Any]:
+        item: dict[str, Any] = {"id": self.message_item(message_id, kind), "k": KIND_PREFIX[kind]}
+        if message_id in marks.streaming:
+            item["live"] = 1
+        if kind == "reasoning" and message_id in self.thought:
+            item["sec"] = max(1, round(self.thought[message_id]))
+        return item
+
+    def _card(
+        self, thread: Thread, call: ToolCall, marks: LiveMarks, awaiting: dict[str, Any], rendered: frozenset[str]
+    ) -> dict[str, Any]:
+        name = call.function.name
+        card: dict[str, Any] = {"id": self.call_item(call.id), "k": "t", "n": name}
+        result = thread.result_of(call.id)
+        waiting = awaiting.get(call.id)
+        if call.id in marks.arguments:
+            card["s"] = "streaming"
+        elif result is not None:
+            card["s"] = self.outcomes.get(call.id) or ("error" if result.error else "complete")
+        elif waiting is not None:
+            card["s"] = "awaiting_approval" if waiting.kind == "approval" else "awaiting_input"
+            card["d"] = waiting.digest
+        elif call.id in marks.running:
+            card["s"] = "running"
+        else:
+            card["s"] = "pending"
+        if call.id in marks.progress:
+            card["p"] = marks.progress[call.id]
+        if name in rendered or "*" in rendered:
+            card["args"] = _arguments_so_far(thread, call)
+            if result is not None and isinstance(result.content, str):
+                card["res"] = result.content[:RENDERED_FIELD_LIMIT]
+        return card
+
+    def _note_item(self, note: Note) -> dict[str, Any]:
+        item: dict[str, Any] = {"id": note.id, "k": KIND_PREFIX[note.kind]}
+        if note.retry:
+            item["retry"] = 1
+        return item
+
+    # Texts
+
+    def text_of(self, tid: str, thread: Thread) -> str | None:
+        """The whole text behind a text id, as the thread has it now (None: no such text)."""
+        item, _, part = tid.partition(".")
+        note = next((note for note in self.notes if note.id == item), None)
+        if note is not None:
+            return note.text if not part else None
+        key = self.keys.get(item)
+        if key is None:
+            return None
+        if key.startswith("m:"):
+            message = thread.message(key[2:])
+            return _text(message.content) if message is not None and not part else None
+        call = thread.tool_call(key[2:])
+        if call is None:
+            return None
+        if part == "a":
+            return arguments_text(thread, call)
+        if part == "r":
+            result = thread.result_of(call.id)
+            return _text(result.content) if result is not None else ""
+        if part == "q":
+            return question_of(thread, call)
+        return None
+
+
+def arguments_text(thread: Thread, call: ToolCall) -> str:
+    """A call's arguments as a person reads them: pretty JSON, or the raw text when it is not valid JSON."""
+    try:
+        return pretty_json(parse_arguments(call))
+    except ValueError:
+        return call.function.arguments
+
+
+def question_of(thread: Thread, call: ToolCall) -> str:
+    """What a waiting call asks the person: the agent's message, or the call's question, or its arguments."""
+    waiting = getattr(thread, "awaiting", {}).get(call.id)
+    if waiting is not None and waiting.message:
+        return waiting.message
+    try:
+        arguments = parse_arguments(call)
+    except ValueError:
+        return call.function.arguments
+    for key in ("question", "prompt", "message"):
+        if isinstance(arguments.get(key), str):
+            return arguments[key]
+    return pretty_json(arguments)
+
+
+def pretty_json(value: Any) -> str:
+    """JSON indented for people."""
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def _arguments_so_far(thread: Thread, call: ToolCall) -> Any:
+    value = thread.partial_arguments(call.id)
+    if isinstance(value, dict):
+        return {key: _bounded(item) for key, item in value.items()}
+    return {}
+
+
+def _bounded(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > RENDERED_FIELD_LIMIT:
+        return value[:RENDERED_FIELD_LIMIT] + "…"
+    return value
+
+
+def _has_text(content: Any) -> bool:
+    return isinstance(content, str) and content.strip() != ""
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if content is None:
+        return ""
+    return json.dumps(content, ensure_ascii=False, default=str)
