@@ -4,6 +4,7 @@ from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic
 from ._app import agui_app
 from ._choice import agent_from_environment, agent_headers
 from ._demo import demo_model
+from ._shared_state import emit_state_delta
 
 __all__ = [
     "INSTRUCTIONS",
@@ -14,4 +15,5 @@ __all__ = [
     "builtin_model",
     "builtin_pydantic_agent",
     "demo_model",
+    "emit_state_delta",
 ]
