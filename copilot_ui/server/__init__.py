@@ -5,9 +5,11 @@ from ._app import agui_app
 from ._choice import agent_from_environment, agent_headers
 from ._demo import demo_model
 from ._demo_report import ReportState, demo_backend_tools
+from ._demo_script import PHRASES as DEMO_PHRASES
 from ._shared_state import emit_state_delta
 
 __all__ = [
+    "DEMO_PHRASES",
     "INSTRUCTIONS",
     "ReportState",
     "agent_from_environment",

@@ -8,6 +8,7 @@ import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import pytest
 from ag_ui.core import StateSnapshotEvent
 from pydantic import BaseModel
 from pydantic_ai import RunContext, ToolReturn
@@ -15,12 +16,21 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart, Use
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 from pydantic_ai.ui import StateDeps
 
+from copilot_ui.agents import HttpAgent
 from copilot_ui.server import (
+    ReportState,
+    agent_from_environment,
+    agui_app,
     builtin_agent,
+    builtin_pydantic_agent,
+    demo_backend_tools,
+    demo_model,
     emit_state_delta,
 )
 
+from ._dashboard import dashboard
 from ._runs import apply_run, of_type, run_input, thread_saying
+from ._servers import serve_in_thread
 from ._timed import arrivals, timed_run
 
 
@@ -115,3 +125,26 @@ async def test_without_a_state_type_the_model_is_not_shown_a_state():
     await apply_run(agent, run_input(thread), thread)
 
     assert all("The state you share with the page" not in text for text in model.instructions)
+
+
+async def test_the_served_demo_agent_writes_the_report_into_the_pages_state():
+    served = builtin_pydantic_agent(demo_model(0), tools=demo_backend_tools(0), state_type=ReportState)
+    thread = thread_saying("draft a weekly report")
+
+    with serve_in_thread(agui_app(served, deps=lambda: StateDeps(ReportState()))) as url:
+        events = await apply_run(HttpAgent(f"{url}/"), run_input(thread, context=dashboard()), thread)
+
+    assert len(of_type(events, "STATE_DELTA")) >= 3
+    assert "Revenue this month is $48,210" in thread.state["report"]
+    assert thread.messages[-1].content == "The weekly report draft is in the Report draft panel."
+
+
+async def test_the_agent_from_the_environment_takes_the_same_options(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("COPILOT_AGENT_URL", raising=False)
+    monkeypatch.delenv("COPILOT_MODEL", raising=False)
+    agent = agent_from_environment(tools=demo_backend_tools(0), state_type=ReportState)
+    thread = thread_saying("draft a weekly report")
+
+    await apply_run(agent, run_input(thread, context=dashboard()), thread)
+
+    assert "Revenue this month is $48,210" in thread.state["report"]
