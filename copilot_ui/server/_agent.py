@@ -1,19 +1,35 @@
-"""The built-in agent: a pydantic-ai Agent, on the demo model unless COPILOT_MODEL names a real one."""
+"""The built-in agent: a pydantic-ai Agent, on the demo model unless COPILOT_MODEL names a real one.
+
+An app may give it backend tools of its own (they run in the agent, and their results go to the page
+as TOOL_CALL_RESULT events) and a shared-state type: the page's RunAgentInput.state then reaches the
+tools as `ctx.deps.state` (pydantic-ai's StateDeps), the model sees it in its instructions, and the
+tools' state events stream to the page.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import Any
 
+from ag_ui.core import RunAgentInput
+from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
+from pydantic_ai import RunContext, Tool
 from pydantic_ai.models import Model
+from pydantic_ai.tools import ToolFuncEither
+from pydantic_ai.ui import StateDeps
 
 from ..agents import LocalAgent
 from ._demo import demo_model
+from ._shared_state import shared_state_instructions
 
 INSTRUCTIONS = (
     "You are the copilot of a web dashboard. Use the tools the page offers to change what the person sees, "
     "and the page's context to know what they see. Answer briefly."
 )
+
+BackendTools = Sequence[Tool[Any] | ToolFuncEither[Any, ...]]
 
 
 def builtin_model() -> Model | str:
@@ -23,11 +39,49 @@ def builtin_model() -> Model | str:
     return demo_model() if name in ("", "demo") else name
 
 
-def builtin_pydantic_agent(model: Model | str | None = None) -> PydanticAgent[None, str]:
-    """The pydantic-ai agent behind the built-in copilot."""
-    return PydanticAgent(model if model is not None else builtin_model(), instructions=INSTRUCTIONS, name="copilot")
+def builtin_pydantic_agent(
+    model: Model | str | None = None, *, tools: BackendTools = (), state_type: type[BaseModel] | None = None
+) -> PydanticAgent[Any, str]:
+    """The pydantic-ai agent behind the built-in copilot, with the app's backend tools.
+
+    With a `state_type`, its deps are `StateDeps[state_type]` (run it with such deps, e.g.
+    `agui_app(agent, deps=lambda: StateDeps(state_type()))`) and the model sees the shared state.
+    """
+    agent = PydanticAgent(
+        model if model is not None else builtin_model(),
+        instructions=INSTRUCTIONS,
+        name="copilot",
+        tools=tools,
+        deps_type=StateDeps[state_type] if state_type is not None else object,
+    )
+    if state_type is not None:
+
+        @agent.instructions
+        def shared_state(ctx: RunContext[StateDeps[BaseModel]]) -> str:
+            return shared_state_instructions(ctx.deps.state)
+
+    return agent
 
 
-def builtin_agent(model: Model | str | None = None, agent_id: str = "default") -> LocalAgent:
-    """The built-in copilot, run in this process."""
-    return LocalAgent(builtin_pydantic_agent(model), agent_id=agent_id, description="The built-in copilot")
+def builtin_agent(
+    model: Model | str | None = None,
+    agent_id: str = "default",
+    *,
+    tools: BackendTools = (),
+    state_type: type[BaseModel] | None = None,
+) -> LocalAgent:
+    """The built-in copilot, run in this process; the state the page sends reaches `tools` when `state_type` is given."""
+    return LocalAgent(
+        builtin_pydantic_agent(model, tools=tools, state_type=state_type),
+        agent_id=agent_id,
+        description="The built-in copilot",
+        deps=_state_deps(state_type) if state_type is not None else None,
+    )
+
+
+def _state_deps(state_type: type[BaseModel]) -> Any:
+    def deps(run_input: RunAgentInput) -> StateDeps[Any]:
+        # a placeholder: pydantic-ai's adapter validates RunAgentInput.state into it before the run
+        return StateDeps(state_type.model_construct())
+
+    return deps

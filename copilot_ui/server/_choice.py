@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 from ..agents import Agent, HttpAgent
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-def agent_from_environment(agent_id: str = "default") -> Agent:
-    """HttpAgent to COPILOT_AGENT_URL (headers from COPILOT_AGENT_HEADERS, a JSON object), else the built-in agent."""
+    from ._agent import BackendTools
+
+
+def agent_from_environment(
+    agent_id: str = "default", *, tools: BackendTools = (), state_type: type[BaseModel] | None = None
+) -> Agent:
+    """HttpAgent to COPILOT_AGENT_URL (headers from COPILOT_AGENT_HEADERS, a JSON object), else the built-in agent
+    with these backend tools and shared-state type (see `builtin_agent`)."""
     url = os.environ.get("COPILOT_AGENT_URL", "").strip()
     if url:
         return HttpAgent(url, agent_id=agent_id, headers=agent_headers(os.environ.get("COPILOT_AGENT_HEADERS")))
     from ._agent import builtin_agent
 
-    return builtin_agent(agent_id=agent_id)
+    return builtin_agent(agent_id=agent_id, tools=tools, state_type=state_type)
 
 
 def agent_headers(raw: str | None) -> dict[str, str]:

@@ -1,9 +1,10 @@
 """The demo model: a deterministic stand-in for a language model, so the app works offline with no key.
 
-It answers in a few sentences, streamed word by word. When the page offers the tool for it, it
-switches the theme ("switch to dark mode"), refunds an order ("refund order 1041") or asks the person
-a question ("ask me something"), then answers
-by quoting the tool's result and what the page's context, read again after the tool ran, shows.
+A pydantic-ai FunctionModel that reads what a model is shown (the person's last message, the tools
+on offer, the page's context and the shared state in its instructions, the results of its last
+calls) and streams back what `_demo_script.py` decides: reasoning, then words or tool calls. Words
+and reasoning stream word by word, tool arguments in pieces, with a short pause between pieces but
+none before the first, as a fast model would.
 """
 
 from __future__ import annotations
@@ -12,110 +13,131 @@ import asyncio
 import json
 import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart, UserPromptPart
-from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    RetryPromptPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+from pydantic_ai.models.function import (
+    AgentInfo,
+    DeltaThinkingCalls,
+    DeltaThinkingPart,
+    DeltaToolCall,
+    DeltaToolCalls,
+    FunctionModel,
+)
 
-WORD_DELAY = 0.02  # seconds between streamed words: a pace a person can watch
+from ._demo_script import Move, ToolResult, Turn, next_move
+from ._shared_state import SHARED_STATE
 
-_THEME = re.compile(r"\b(switch|change|set|make|turn|use)\b.*\b(dark|light)\b", re.IGNORECASE)
-_REFUND = re.compile(r"\brefund\b.*?#?(\d{3,})", re.IGNORECASE)
-_ASK = re.compile(r"\bask me\b", re.IGNORECASE)
-_ORDER_ID = re.compile(r"#(\d{3,})")
+WORD_DELAY = 0.02  # seconds between streamed pieces: a pace a person can watch
+ARGUMENT_PIECES = 10  # a tool call's arguments arrive in about this many pieces, so a page can show them live
+_THOUGHT = -1  # the reasoning's part index, apart from the tool calls' 0, 1, ...
 
 
 def demo_model(word_delay: float = WORD_DELAY) -> FunctionModel:
     """A FunctionModel that streams deterministic replies and calls the demo dashboard's tools when asked."""
 
-    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
-        request = messages[-1] if messages and isinstance(messages[-1], ModelRequest) else None
-        returns = [part for part in (request.parts if request else ()) if isinstance(part, ToolReturnPart)]
-        if returns:
-            reply = _after_tools(returns, _page(info.instructions or ""))
-        else:
-            prompt = _last_prompt(messages)
-            call = _tool_call(prompt, {tool.name for tool in info.function_tools})
-            if call is not None:
-                yield {0: call}
-                return
-            reply = _answer(prompt)
-        for word in _words(reply):
-            await asyncio.sleep(word_delay)
-            yield word
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls | DeltaThinkingCalls]:
+        for count, piece in enumerate(_pieces(next_move(read_turn(messages, info)))):
+            if count:
+                await asyncio.sleep(word_delay)
+            yield piece
 
     return FunctionModel(stream_function=stream, model_name="copilot-demo")
 
 
-def _tool_call(prompt: str, offered: set[str]) -> DeltaToolCall | None:
-    call_id = f"call_{uuid.uuid4().hex[:16]}"
-    if "set_theme" in offered and (theme := _THEME.search(prompt)):
-        return DeltaToolCall(name="set_theme", json_args=json.dumps({"mode": theme.group(2).lower()}), tool_call_id=call_id)
-    if "refund_order" in offered and (refund := _REFUND.search(prompt)):
-        arguments = {"order_id": f"#{refund.group(1)}", "reason": "asked for in the chat"}
-        return DeltaToolCall(name="refund_order", json_args=json.dumps(arguments), tool_call_id=call_id)
-    if "ask_user" in offered and _ASK.search(prompt):
-        arguments = {"question": "Which region should the dashboard focus on?"}
-        return DeltaToolCall(name="ask_user", json_args=json.dumps(arguments), tool_call_id=call_id)
-    return None
-
-
-def _answer(prompt: str) -> str:
-    if not prompt.strip():
-        return "I'm here. Ask me anything about the dashboard."
-    greeting = "Hello!" if re.search(r"\b(hi|hello|hey)\b", prompt, re.IGNORECASE) else "Thanks for your message."
-    return (
-        f"{greeting} I'm the demo copilot, running offline on a built-in model, so my answers are scripted. "
-        "I can see what the dashboard shows and change it for you: try asking me to switch to dark mode, "
-        "or to refund order 1041. Connect a real model or any AG-UI agent server to get real answers."
+def read_turn(messages: list[ModelMessage], info: AgentInfo) -> Turn:
+    """What the model is shown: the person's last message, the tools, the page, the shared state, its calls' results."""
+    asked = _request_with_prompt(messages)
+    now = _instruction_items(info.instructions or "")
+    then = _instruction_items(asked.instructions or "") if asked is not None else {}
+    state = then.get(SHARED_STATE, now.get(SHARED_STATE))
+    last = messages[-1] if messages and isinstance(messages[-1], ModelRequest) else None
+    return Turn(
+        prompt=_prompt(asked),
+        offered=frozenset(tool.name for tool in info.function_tools),
+        page=_page(now),
+        state=state if isinstance(state, dict) else {},
+        results=tuple(_results(last, messages)) if last is not None else (),
     )
 
 
-def _after_tools(returns: list[ToolReturnPart], page: dict[str, Any]) -> str:
-    sentences = []
-    for part in returns:
-        said = part.content if isinstance(part.content, str) else part.model_response_str()
-        if part.outcome != "success" or said.startswith("Error:"):
-            sentences.append(f"That did not happen: {said.removeprefix('Error:').strip()}.")
-            continue
-        sentences.append(f"Done: {said}")
-        if part.tool_name == "set_theme" and page.get("theme"):
-            sentences.append(f"The dashboard now shows the {page['theme']} theme.")
-        elif part.tool_name == "refund_order" and (order := _order(page, said)):
-            sentences.append(f"The dashboard lists order {order['id']} as {order['status']}.")
-    return " ".join(sentences)
+def _pieces(move: Move) -> Iterator[str | DeltaToolCalls | DeltaThinkingCalls]:
+    for word in _words(move.thought):
+        yield {_THOUGHT: DeltaThinkingPart(content=word)}
+    for index, call in enumerate(move.calls):
+        call_id = f"call_{uuid.uuid4().hex[:16]}"
+        for count, piece in enumerate(_argument_pieces(json.dumps(call.arguments))):
+            first = count == 0
+            yield {index: DeltaToolCall(call.tool if first else None, piece, tool_call_id=call_id if first else None)}
+    yield from _words(move.text)
 
 
-def _page(instructions: str) -> dict[str, Any]:
-    """What the page's context says (its JSON objects merged), as the page sent it with this request."""
-    page: dict[str, Any] = {}
-    for line in instructions.splitlines():
-        start = line.find("{")
-        if line.startswith("- ") and start >= 0:
-            try:
-                value, _ = json.JSONDecoder().raw_decode(line[start:])
-            except ValueError:
-                continue
-            if isinstance(value, dict):
-                page.update(value)
-    return page
-
-
-def _order(page: dict[str, Any], said: str) -> dict[str, Any] | None:
-    match = _ORDER_ID.search(said)
-    orders = page.get("recent_orders") or []
-    return next((order for order in orders if match and order.get("id") == f"#{match.group(1)}"), None)
-
-
-def _last_prompt(messages: list[ModelMessage]) -> str:
-    for message in reversed(messages):
-        if isinstance(message, ModelRequest):
-            for part in reversed(message.parts):
-                if isinstance(part, UserPromptPart):
-                    return part.content if isinstance(part.content, str) else " ".join(map(str, part.content))
-    return ""
+def _argument_pieces(arguments: str) -> list[str]:
+    size = max(6, -(-len(arguments) // ARGUMENT_PIECES))
+    return [arguments[start : start + size] for start in range(0, len(arguments), size)]
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"\S+\s*", text)
+    return re.findall(r"\s*\S+\s*", text) if text.strip() else []
+
+
+def _request_with_prompt(messages: list[ModelMessage]) -> ModelRequest | None:
+    """The request that brought the person's last message (and, in this run, the instructions of that moment)."""
+    for message in reversed(messages):
+        if isinstance(message, ModelRequest) and any(isinstance(part, UserPromptPart) for part in message.parts):
+            return message
+    return None
+
+
+def _prompt(request: ModelRequest | None) -> str:
+    for part in reversed(request.parts if request is not None else ()):
+        if isinstance(part, UserPromptPart):
+            return part.content if isinstance(part.content, str) else " ".join(map(str, part.content))
+    return ""
+
+
+def _instruction_items(instructions: str) -> dict[str, Any]:
+    """The "- <description>: <JSON>" lines of the instructions (the page's context, the shared state), by description."""
+    items: dict[str, Any] = {}
+    for line in instructions.splitlines():
+        if (match := re.match(r"- (.+?): (?=[{\[])", line)) is None:
+            continue
+        try:
+            items[match[1]], _ = json.JSONDecoder().raw_decode(line[match.end() :])
+        except ValueError:
+            continue
+    return items
+
+
+def _page(items: dict[str, Any]) -> dict[str, Any]:
+    """What the page's context says: its JSON objects merged, as the page sent them with this request."""
+    page: dict[str, Any] = {}
+    for description, value in items.items():
+        if description != SHARED_STATE and isinstance(value, dict):
+            page.update(value)
+    return page
+
+
+def _results(request: ModelRequest, messages: list[ModelMessage]) -> Iterator[ToolResult]:
+    calls = {
+        part.tool_call_id: part
+        for message in messages
+        if isinstance(message, ModelResponse)
+        for part in message.parts
+        if isinstance(part, ToolCallPart)
+    }
+    for part in request.parts:
+        if isinstance(part, ToolReturnPart | RetryPromptPart) and part.tool_name:
+            call = calls.get(part.tool_call_id)
+            arguments = call.args_as_dict() if call is not None else {}
+            failed = isinstance(part, RetryPromptPart) or part.outcome != "success"
+            yield ToolResult(part.tool_name, arguments, part.content, failed=failed)
