@@ -1,11 +1,13 @@
-"""What an app declares about its copilot: the agents, the tools, the context it shows, the hooks.
+"""What an app declares about its copilot: the agents, the tools, how their calls look, the context, the hooks.
 
-The module-level decorators (frontend_tool, human_in_the_loop, context) register into one default
-Copilot, which the sidebar's state reads when a run starts.
+The module-level decorators (frontend_tool, human_in_the_loop, browser_tool, render_tool, context,
+agent_state) register into one default Copilot, which the copilot's state reads when a run starts
+and its components read when the page is compiled.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +18,15 @@ from ..core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ..store import ThreadStore
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class ToolUI:
+    """How a tool's calls look and are decided on the page (options of frontend_tool and its kin)."""
+
+    describe: Callable[[Any], str] | None = None  # one sentence about what a call will do, from its arguments
+    editable: bool | tuple[str, ...] = False  # arguments the person may change before approving (True: all)
+    answer: Callable[..., Any] | None = None  # a question tool's function when it turns the response into the result
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,8 @@ class Copilot:
         self.image_hosts: list[str] = []  # hosts whose images a reply may show (others become links)
         self.text_limit = 20_000  # characters of a text shown before "Show all"
         self.renderers: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> the app's card for its calls
+        self.tool_ui: dict[str, ToolUI] = {}
+        self.shared_state: type | None = None  # the Reflex state that mirrors the agent's state
 
     def agent_ids(self) -> list[str]:
         """The agents a conversation may use: the registered ones, and "default" (chosen from the environment)."""
@@ -70,31 +83,104 @@ class Copilot:
     def frontend_tool(self, function: F | None = None, /, **options: Any) -> Any:
         """Declare a tool the agent may call; its handler runs in the person's session.
 
-        With state=SomeState the handler receives that session state first and may change it: the
-        page shows the change before the agent runs again. Options: name, description, mode
-        ("parallel"/"sequential"), approval ("never"/"always"/a predicate on the arguments),
-        follow_up, completes_run, timeout, available (a predicate on the Session), agent,
-        prepare_arguments, render.
+        With state=SomeState the handler receives a copy of that session state first and may change
+        it: the page shows the change before the agent runs again (the session is not locked while
+        the handler waits). Options: name, description, mode ("parallel"/"sequential"), approval
+        ("never"/"always"/a predicate on the arguments), follow_up, completes_run, timeout, available
+        (a predicate on the Session), agent, prepare_arguments; and for the page: render (the call's
+        card, a function of a ToolCallView), describe (a sentence about the effect, from the validated
+        arguments: `describe=lambda a: f"Refund order {a.order_id}"`), editable (True, or the names of
+        the arguments the person may change in the approval dialog).
         """
 
         def register(handler: F) -> F:
-            self.toolbox.add(tool_from_function(handler, **options))
+            self._add(tool_from_function(handler, **self._ui_options(handler, options)))
             return handler
 
         return register(function) if function is not None else register
 
     def human_in_the_loop(self, function: F | None = None, /, **options: Any) -> Any:
-        """Declare a tool whose result is a person's answer (its signature describes the arguments)."""
+        """Declare a tool whose result is a person's answer (its signature describes the arguments).
+
+        render= draws the question as a card whose controls call `call.respond(value)`. A function
+        with an `answer` parameter turns the response into the result: it is called with the
+        call's arguments and `answer=<the response>`, and returns the result.
+        """
 
         def register(handler: F) -> F:
-            self.toolbox.add(tool_from_function(handler, kind="human", **options))
+            ui = self._ui_options(handler, options)
+            if "answer" in inspect.signature(handler).parameters:
+                self.tool_ui[ui.get("name") or handler.__name__] = ToolUI(answer=handler)
+            self._add(tool_from_function(handler, kind="human", exclude=("answer",), **ui))
             return handler
 
         return register(function) if function is not None else register
 
+    def browser_tool(self, function: F | None = None, /, *, script: str, timeout: float = 10.0, **options: Any) -> Any:
+        """Declare a tool that runs in the person's browser: `script` is a JavaScript function of the arguments.
+
+        The script (async or not) returns the result; if it throws, or does not answer within
+        `timeout` seconds, the call gets an error result. The decorated function gives the tool its
+        name, description and argument schema.
+        """
+        from ._browser_tools import browser_handler
+
+        def register(declaration: F) -> F:
+            ui = self._ui_options(declaration, options)
+            tool = tool_from_function(declaration, timeout=timeout + 5, **ui)
+            tool.handler = browser_handler(script, timeout)
+            tool.context_parameter = "context"
+            self._add(tool)
+            return declaration
+
+        return register(function) if function is not None else register
+
+    def render_tool(self, name: str) -> Callable[[F], F]:
+        """Draw the calls of a tool (or "*" for every tool without a card of its own) with this function.
+
+        It receives a ToolCallView (name, arguments while they stream, status, result, progress,
+        respond/approve/deny) and returns a component, shown in the conversation instead of the
+        default card.
+        """
+
+        def register(renderer: F) -> F:
+            self.renderers[name] = renderer
+            return renderer
+
+        return register
+
+    def agent_state(self, state_type: type) -> type:
+        """Share this Reflex state with the agent: its fields go with every run as the agent's state, and
+        the agent's STATE_SNAPSHOT / STATE_DELTA events change it while the agent works (a change that
+        does not fit the fields' types is refused)."""
+        self.shared_state = state_type
+        return state_type
+
+    def _ui_options(self, handler: Callable[..., Any], options: dict[str, Any]) -> dict[str, Any]:
+        """Take the page's options out of a tool's options (the rest go to the tool)."""
+        options = dict(options)
+        name = options.get("name") or handler.__name__
+        render = options.pop("render", None)
+        describe, editable = options.pop("describe", None), options.pop("editable", False)
+        if render is not None:
+            self.renderers[name] = render
+        if describe is not None or editable:
+            self.tool_ui[name] = ToolUI(describe=describe, editable=tuple(editable) if isinstance(editable, list) else editable)
+        return options
+
+    def _add(self, tool: Tool) -> Tool:
+        return self.toolbox.add(tool)
+
     def add_tool(self, tool: Tool) -> Tool:
         """Register a tool made by hand."""
         return self.toolbox.add(tool)
+
+    def tool(self, name: str) -> Tool | None:
+        """The tool of this name (as any agent finds it)."""
+        return self._tool_named(name)
+
+    def _tool_named(self, name: str) -> Tool | None:
+        return next((tool for tool in self.toolbox if tool.name == name), None)
 
     def context(self, state: type | None = None, *, description: str) -> Callable[[F], F]:
         """Declare what the agent sees: the function's value (of the given page state) is sent with every run."""
