@@ -1,5 +1,6 @@
 """Agents: the Agent interface, HttpAgent (any AG-UI server), LocalAgent (pydantic-ai in process),
-ScriptedAgent (for tests) and the registry. No Reflex here."""
+ScriptedAgent (for tests), the registry, and the Scrubber that keeps their secrets from people and logs.
+No Reflex here."""
 
 from ._base import Agent, AgentRun
 from ._errors import (
@@ -17,6 +18,7 @@ from ._http import HttpAgent, HttpLimits
 from ._local import LocalAgent
 from ._registry import AgentRegistry
 from ._scripted import Pause, ScriptedAgent
+from ._secrets import Scrubber, StreamScrubber
 
 __all__ = [
     "Agent",
@@ -34,6 +36,8 @@ __all__ = [
     "MalformedFrame",
     "Pause",
     "ScriptedAgent",
+    "Scrubber",
     "StreamEnded",
+    "StreamScrubber",
     "WrongContentType",
 ]
