@@ -8,7 +8,8 @@ in a run end a misbehaving stream before it exhausts memory.
 The agent's credentials (its URL's user, password and query values, its headers' values) are
 scrubbed from every frame before it is parsed and from an error answer before it is shortened, so
 a server that echoes them back (in a reply, a RUN_ERROR, an id, an error page, in base64) shows
-them to no one. Errors name the agent's host only; the server log keeps the credential-free URL.
+them to no one. Errors name the agent's host only; the server log keeps the credential-free URL
+(httpx's own request log included).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ._errors import (
     StreamEnded,
     WrongContentType,
 )
+from ._httpx_log import hide_in_httpx_log
 from ._secrets import Scrubber
 from ._urls import agent_host, logged_url
 
@@ -102,6 +104,7 @@ class HttpAgent(Agent):
         body = run_input.model_dump_json(by_alias=True)
         client = self._client or httpx.AsyncClient(timeout=timeout)
         stream = _StreamReader(host, limits, scrubber)
+        hide_in_httpx_log(self.url)
         try:
             async with client.stream("POST", self.url, content=body, headers=headers, timeout=timeout) as response:
                 await stream.check(response)

@@ -10,6 +10,7 @@ import httpx
 from ._base import Agent
 from ._errors import AgentError, AgentHTTPError, AgentUnreachable
 from ._http import HttpAgent, HttpLimits, _reason, quoted_start, report, request_secrets
+from ._httpx_log import hide_in_httpx_log
 from ._secrets import Scrubber
 from ._urls import agent_host, logged_url
 
@@ -85,6 +86,7 @@ async def _get_info(
     url: str, headers: dict[str, str], client: httpx.AsyncClient | None, limits: HttpLimits, scrubber: Scrubber
 ) -> Any:
     host = agent_host(url)
+    hide_in_httpx_log(url)
     owned = client is None
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(limits.idle_timeout, connect=limits.connect_timeout))
     try:
