@@ -3,38 +3,24 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import random
-import re
 import secrets
 
 import pytest
 
 from copilot_ui.agents import Scrubber
 
+from .._leaks import leaks
+
 TOKEN = secrets.token_urlsafe(24)  # 32 characters
 HEADER = f"Bearer {TOKEN}"
 MARKER = "[redacted]"
-_B64_RUN = re.compile(r"[A-Za-z0-9+/\-_]+")
 
 
-def revealed(text: str, secret: str, window: int = 6) -> bool:
-    """Whether any `window` consecutive bytes of the secret can be read from the text: as is, or by decoding
-    any stretch of it as base64 (either alphabet, any alignment)."""
-    data = secret.encode()
-    pieces = {data[start : start + window] for start in range(len(data) - window + 1)}
-    readable = [text.encode()]
-    for run in _B64_RUN.findall(text):
-        standard = run.replace("-", "+").replace("_", "/")
-        for start in range(4):
-            chunk = standard[start:]
-            chunk = chunk[: len(chunk) - len(chunk) % 4]
-            try:
-                readable.append(base64.b64decode(chunk, validate=True))
-            except binascii.Error:
-                continue
-    return any(piece in blob for blob in readable for piece in pieces)
+def revealed(text: str, secret: str) -> bool:
+    """Whether any 6 bytes of the secret can be read from the text, as is or decoded from base64."""
+    return bool(leaks(text, secret, chars=6))
 
 
 @pytest.mark.parametrize("before", range(3))
@@ -165,7 +151,7 @@ def test_a_stream_holds_back_the_start_of_a_secret_until_it_is_decided():
 
     assert stream.feed(f"key: {TOKEN[:10]}") == "key: "
     assert stream.held == 10
-    assert stream.feed(f"{TOKEN[10:]} ok") == f"{MARKER} ok"
+    assert stream.feed(f"{TOKEN[10:]} ok.") == f"{MARKER} ok."  # (a piece ending in a letter could be held)
     assert stream.feed(f"and {TOKEN[:5]}") == "and "
     assert stream.end() == TOKEN[:5]  # it ended before the secret did: only a part, not the secret
 
