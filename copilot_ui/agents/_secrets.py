@@ -78,7 +78,7 @@ class Scrubber:
         return self.marker
 
     def _partial_start(self, text: str) -> int:
-        """Where the shortest tail of the text that could begin a secret starts (len(text) if none could)."""
+        """Where the longest tail of the text that could be a form cut short begins (len(text) if none could)."""
         end = len(text)
         for start in range(max(0, end - self._longest + 1), end):
             node = self._prefixes
