@@ -1,5 +1,6 @@
 """Agents: the Agent interface, HttpAgent (any AG-UI server), LocalAgent (pydantic-ai in process),
-ScriptedAgent (for tests) and the registry. No Reflex here."""
+ScriptedAgent (for tests), the registry, and the Scrubber that keeps their secrets from people and logs.
+No Reflex here."""
 
 from ._base import Agent, AgentRun
 from ._errors import (

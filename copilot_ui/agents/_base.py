@@ -31,6 +31,13 @@ class Agent(ABC):
         # Known to abort() from its first step to its end; a run never iterated holds nothing open.
         return AgentRun(pump, pump.events(lambda: self._runs.add(pump), lambda: self._runs.discard(pump)))
 
+    def secrets(self) -> list[str]:
+        """The credentials this agent holds, which no person and no log may see (scrub with Scrubber(secrets)).
+
+        Empty for an agent that holds none; HttpAgent names those of its URL and headers.
+        """
+        return []
+
     def abort(self) -> None:
         """Stop every run of this agent now (shutting down): connections close, streams end with AgentAborted."""
         for pump in list(self._runs):

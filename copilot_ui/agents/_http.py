@@ -4,10 +4,19 @@ The request is the RunAgentInput as camelCase JSON with `Accept: text/event-stre
 must be an event stream; every other answer, and every way a stream can break, ends the run with
 a typed error that says what happened. Limits on the size of a frame and on the number of events
 in a run end a misbehaving stream before it exhausts memory.
+
+The agent's credentials (its URL's user, password and query values, its headers' values) are
+scrubbed from every frame before it is parsed and from an error answer before it is shortened, so
+a server that echoes them back (in a reply, a RUN_ERROR, an id, an error page, in base64) shows
+them to no one. Errors name the agent's host only; the server log keeps the credential-free URL
+(httpx's own request log included).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import logging
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
@@ -26,10 +35,15 @@ from ._errors import (
     MalformedFrame,
     StreamEnded,
     WrongContentType,
-    redact_url,
 )
+from ._httpx_log import hide_in_httpx_log
+from ._secrets import Scrubber
+from ._urls import agent_host, logged_url
+
+logger = logging.getLogger("copilot_ui.agents")
 
 _BODY_START = 500  # characters of an error answer quoted in the error
+_BODY_READ_LIMIT = 64_000  # characters of an error answer read at most, to find those
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,69 +71,108 @@ class HttpAgent(Agent):
     ) -> None:
         super().__init__(agent_id, description)
         self.url = url
-        self._shown_url = redact_url(url)  # errors reach the person: no credentials in them
         self.headers = dict(headers or {})
-        self._secrets = _secrets_in(url, self.headers)
         self.limits = limits or HttpLimits()
         self._client = client
 
-    def __repr__(self) -> str:  # headers may hold credentials: never shown
-        return f"HttpAgent({self._shown_url!r}, agent_id={self.agent_id!r})"
+    @property
+    def host(self) -> str:
+        """The agent's host (and port), as errors name it."""
+        return agent_host(self.url)
+
+    def secrets(self) -> list[str]:
+        """The URL's user, password and query values, every header value, and the credentials in them."""
+        return request_secrets(self.url, self.headers)
+
+    def __repr__(self) -> str:  # the URL without its credentials; headers never shown
+        shown = Scrubber(self.secrets()).scrub(logged_url(self.url))
+        return f"HttpAgent({shown!r}, agent_id={self.agent_id!r})"
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        scrubber = Scrubber(self.secrets())  # per run: the URL and headers may have changed since the last
         try:
-            async for event in self._request(run_input):
+            async for event in self._request(run_input, scrubber):
                 yield event
-        except AgentError as error:  # its message reaches the person: no credential may be in it
-            error.args = tuple(self._scrub(part) if isinstance(part, str) else part for part in error.args)
+        except AgentError as error:
+            report(error, scrubber, f"agent {self.agent_id!r}: POST {logged_url(self.url)}")
             raise
 
-    def _scrub(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "…")
-        return text
-
-    async def _request(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
-        limits = self.limits
+    async def _request(self, run_input: RunAgentInput, scrubber: Scrubber) -> AsyncIterator[BaseEvent]:
+        limits, host = self.limits, self.host
         timeout = httpx.Timeout(limits.idle_timeout, connect=limits.connect_timeout)
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **self.headers}
         body = run_input.model_dump_json(by_alias=True)
         client = self._client or httpx.AsyncClient(timeout=timeout)
-        stream = _StreamReader(self._shown_url, limits)
+        stream = _StreamReader(host, limits, scrubber)
+        hide_in_httpx_log(self.url)
         try:
             async with client.stream("POST", self.url, content=body, headers=headers, timeout=timeout) as response:
                 await stream.check(response)
                 async for event in stream.events(response):
                     yield event
         except httpx.ConnectTimeout:
-            raise AgentUnreachable(self._shown_url, f"no connection within {limits.connect_timeout:g} s") from None
+            raise AgentUnreachable(host, f"no connection within {limits.connect_timeout:g} s") from None
         except httpx.TimeoutException:
-            raise IdleTimeout(self._shown_url, limits.idle_timeout) from None
+            raise IdleTimeout(host, limits.idle_timeout) from None
         except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:  # the latter: a URL without http(s)://
-            raise AgentUnreachable(self._shown_url, _reason(error)) from None
+            raise AgentUnreachable(host, _reason(error)) from None
+        except httpx.InvalidURL as error:  # not an httpx.HTTPError
+            raise AgentUnreachable(host, f"the URL is not valid ({error})") from None
         except (httpx.RemoteProtocolError, httpx.ReadError):
-            raise StreamEnded(self._shown_url, stream.received) from None
+            raise StreamEnded(host, stream.received) from None
         except httpx.HTTPError as error:  # anything else httpx can raise is still an AgentError
-            raise AgentError(f"talking to the agent at {self._shown_url} failed: {_reason(error)}") from None
+            raise AgentError(f"talking to the agent at {host} failed: {_reason(error)}") from None
         finally:
             if self._client is None:
                 await client.aclose()
 
 
+def request_secrets(url: str, headers: Mapping[str, str]) -> list[str]:
+    """The credentials a request carries: the URL's user, password and query values, each header value, and the
+    credentials of an `<scheme> <credentials>` value ("Bearer <token>"; a Basic one's password too)."""
+    found: list[str] = []
+    try:
+        parts = urlsplit(url)
+        found += [parts.username or "", parts.password or "", *(value for _, value in parse_qsl(parts.query))]
+    except ValueError:  # an invalid URL: it fails before any request, and errors name only its host
+        pass
+    for value in headers.values():
+        found += [value, *_credentials_in(value)]
+    return list(dict.fromkeys(secret for secret in found if secret))
+
+
+def report(error: AgentError, scrubber: Scrubber, request: str) -> None:
+    """Log a failed request for the server's operator, scrubbing the error's message first.
+
+    What the server sent was scrubbed as it came in, before any shortening; this is the backstop for the rest
+    (an httpx message quoting a header, a URL's path).
+    """
+    error.args = tuple(scrubber.scrub(part) if isinstance(part, str) else part for part in error.args)
+    logger.warning("%s failed: %s", scrubber.scrub(request), error)
+
+
+def quoted_start(scrubbed: str, *, complete: bool = True) -> str:
+    """The start of a scrubbed answer as an error quotes it: whitespace folded, cut at _BODY_START characters."""
+    folded = " ".join(scrubbed.split())
+    cut = len(folded) > _BODY_START or (not complete and folded)
+    return folded[:_BODY_START] + ("…" if cut else "")
+
+
 class _StreamReader:
     """Reads the answer of one run: checks it, parses its frames, counts its events."""
 
-    def __init__(self, url: str, limits: HttpLimits) -> None:
-        self.url = url
+    def __init__(self, host: str, limits: HttpLimits, scrubber: Scrubber) -> None:
+        self.host = host
         self.limits = limits
+        self.scrubber = scrubber
         self.received = 0
 
     async def check(self, response: httpx.Response) -> None:
         if response.status_code >= 300:
-            raise AgentHTTPError(self.url, response.status_code, await _body_start(response))
-        content_type = response.headers.get("content-type", "")
+            raise AgentHTTPError(self.host, response.status_code, await _body_start(response, self.scrubber))
+        content_type = self.scrubber.scrub(response.headers.get("content-type", ""))
         if content_type.split(";")[0].strip().lower() != "text/event-stream":
-            raise WrongContentType(self.url, content_type, await _body_start(response))
+            raise WrongContentType(self.host, content_type, await _body_start(response, self.scrubber))
 
     async def events(self, response: httpx.Response) -> AsyncIterator[BaseEvent]:
         frames = SSEFrames(self.limits.max_frame_chars)
@@ -138,23 +191,23 @@ class _StreamReader:
                     yield event
         except FrameTooLarge as error:
             raise LimitExceeded(
-                f"the agent at {self.url} sent an event frame larger than {error.limit:,} characters; the run was stopped"
+                f"the agent at {self.host} sent an event frame larger than {error.limit:,} characters; the run was stopped"
             ) from None
         if run_open or self.received == 0:
-            raise StreamEnded(self.url, self.received)
+            raise StreamEnded(self.host, self.received)
 
     def _parse(self, data: str) -> BaseEvent | None:
         try:
-            event = parse_event(data)
+            event = parse_event(self.scrubber.scrub(data))  # the agent's credentials never reach the thread
         except ProtocolError as error:
             raise MalformedFrame(
-                f"the agent at {self.url} sent a malformed frame after {self.received} events: {error}"
+                f"the agent at {self.host} sent a malformed frame after {self.received} events: {error}"
             ) from None
         if event is not None:
             self.received += 1
             if self.received > self.limits.max_events_per_run:
                 raise LimitExceeded(
-                    f"the agent at {self.url} sent more than {self.limits.max_events_per_run:,} events in one run; "
+                    f"the agent at {self.host} sent more than {self.limits.max_events_per_run:,} events in one run; "
                     "the run was stopped"
                 )
         return event
@@ -169,17 +222,22 @@ def _run_open_after(event: BaseEvent, run_open: bool) -> bool:
     return run_open
 
 
-async def _body_start(response: httpx.Response) -> str:
-    collected = ""
+async def _body_start(response: httpx.Response, scrubber: Scrubber) -> str:
+    """The start of an error answer: read in pieces and scrubbed as read, so no cut can split a secret."""
+    stream = scrubber.stream()
+    scrubbed, read, complete = "", 0, False
     try:
         async for text in response.aiter_text():
-            collected += text
-            if len(collected) >= _BODY_START:
+            scrubbed += stream.feed(text)
+            read += len(text)
+            if read >= _BODY_READ_LIMIT or len(" ".join(scrubbed.split())) > _BODY_START:
                 break
+        else:
+            scrubbed += stream.end()  # a held tail that could begin a secret is shown only once the answer ended
+            complete = True
     except httpx.HTTPError:
         pass
-    collected = " ".join(collected.split())
-    return collected[:_BODY_START] + ("…" if len(collected) > _BODY_START else "")
+    return quoted_start(scrubbed, complete=complete)
 
 
 def _reason(error: Exception) -> str:
@@ -193,10 +251,15 @@ def _reason(error: Exception) -> str:
     return str(error).rstrip(".") or type(error).__name__
 
 
-def _secrets_in(url: str, headers: dict[str, str]) -> list[str]:
-    """What must never appear in an error: the URL's password and query values, the headers' values."""
-    parts = urlsplit(url)
-    found = [parts.password or "", *(value for _, value in parse_qsl(parts.query))]
-    for value in headers.values():
-        found += [value, value.split()[-1] if value.split() else ""]  # "Bearer <token>": the token alone too
-    return sorted({secret for secret in found if len(secret) >= 4}, key=len, reverse=True)
+def _credentials_in(value: str) -> list[str]:
+    scheme, _, credentials = value.strip().partition(" ")
+    credentials = credentials.strip()
+    if not credentials:
+        return []
+    if scheme.lower() != "basic":
+        return [credentials]
+    try:
+        _user, _, password = base64.b64decode(credentials, validate=True).decode().partition(":")
+    except (binascii.Error, UnicodeDecodeError):
+        return [credentials]
+    return [credentials, password]

@@ -8,8 +8,11 @@ from typing import Any
 import httpx
 
 from ._base import Agent
-from ._errors import AgentError, AgentHTTPError, AgentUnreachable, redact_url
-from ._http import HttpAgent, HttpLimits, _reason
+from ._errors import AgentError, AgentHTTPError, AgentUnreachable
+from ._http import HttpAgent, HttpLimits, _reason, quoted_start, report, request_secrets
+from ._httpx_log import hide_in_httpx_log
+from ._secrets import Scrubber
+from ._urls import agent_host, logged_url
 
 
 class AgentRegistry:
@@ -41,6 +44,10 @@ class AgentRegistry:
         """Ids of the registered agents."""
         return sorted(self._agents)
 
+    def secrets(self) -> list[str]:
+        """The credentials of every registered agent, which no person and no log may see (see Agent.secrets)."""
+        return list(dict.fromkeys(secret for agent in self._agents.values() for secret in agent.secrets()))
+
     async def discover(
         self,
         runtime_url: str,
@@ -56,7 +63,7 @@ class AgentRegistry:
         base = runtime_url.rstrip("/")
         info = await _fetch_info(f"{base}/info", dict(headers or {}), client, limits or HttpLimits())
         found = []
-        for agent_id, description in _listed_agents(info):
+        for agent_id, description in _listed_agents(info, agent_host(base)):
             self.register(
                 HttpAgent(
                     f"{base}/agent/{agent_id}/run", agent_id=agent_id, description=description, headers=headers, limits=limits
@@ -67,24 +74,39 @@ class AgentRegistry:
 
 
 async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClient | None, limits: HttpLimits) -> Any:
+    scrubber = Scrubber(request_secrets(url, headers))
+    try:
+        return await _get_info(url, headers, client, limits, scrubber)
+    except AgentError as error:
+        report(error, scrubber, f"agent runtime: GET {logged_url(url)}")
+        raise
+
+
+async def _get_info(
+    url: str, headers: dict[str, str], client: httpx.AsyncClient | None, limits: HttpLimits, scrubber: Scrubber
+) -> Any:
+    host = agent_host(url)
+    hide_in_httpx_log(url)
     owned = client is None
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(limits.idle_timeout, connect=limits.connect_timeout))
     try:
         response = await client.get(url, headers={"Accept": "application/json", **headers})
     except httpx.TransportError as error:
-        raise AgentUnreachable(redact_url(url), _reason(error)) from None
+        raise AgentUnreachable(host, _reason(error)) from None
+    except httpx.InvalidURL as error:
+        raise AgentUnreachable(host, f"the URL is not valid ({error})") from None
     finally:
         if owned:
             await client.aclose()
     if response.status_code >= 300:
-        raise AgentHTTPError(redact_url(url), response.status_code, response.text[:500])
+        raise AgentHTTPError(host, response.status_code, quoted_start(scrubber.scrub(response.text)))
     try:
         return response.json()
     except ValueError:
-        raise AgentError(f"{redact_url(url)} did not answer with JSON; is it a CopilotKit runtime's /info?") from None
+        raise AgentError(f"the runtime at {host} did not answer /info with JSON; is it a CopilotKit runtime?") from None
 
 
-def _listed_agents(info: Any) -> list[tuple[str, str]]:
+def _listed_agents(info: Any, host: str) -> list[tuple[str, str]]:
     agents = info.get("agents") if isinstance(info, dict) else None
     if isinstance(agents, dict):
         return [(str(agent_id), _description(entry)) for agent_id, entry in agents.items()]
@@ -94,7 +116,7 @@ def _listed_agents(info: Any) -> list[tuple[str, str]]:
             if isinstance(entry, dict) and isinstance(entry.get("id") or entry.get("name"), str):
                 listed.append((entry.get("id") or entry["name"], str(entry.get("description") or "")))
         return listed
-    raise AgentError('the runtime\'s /info has no "agents" object; is it a CopilotKit runtime?')
+    raise AgentError(f'the /info of the runtime at {host} has no "agents" object; is it a CopilotKit runtime?')
 
 
 def _description(entry: Any) -> str:

@@ -55,6 +55,11 @@ class MisbehavingServer:
     def url(self, path: str) -> str:
         return f"{self.base_url}{path}"
 
+    @property
+    def host(self) -> str:
+        """Host and port, as errors name the server."""
+        return self.base_url.removeprefix("http://")
+
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
         port = self._server.sockets[0].getsockname()[1]

@@ -4,39 +4,24 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import uvicorn
 from starlette.datastructures import Headers
 
-START_TIMEOUT = 5.0
+from .._background_server import BackgroundServer
 
 
 @contextlib.contextmanager
 def serve_in_thread(app: Any) -> Iterator[str]:
     """Serve an ASGI app on a free port of 127.0.0.1 while the block runs; yields its base URL."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + START_TIMEOUT
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
+    server = BackgroundServer(app)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield server.base_url
     finally:
-        server.should_exit = True
-        thread.join(START_TIMEOUT)
-        sock.close()
+        server.stop()
 
 
 @dataclass

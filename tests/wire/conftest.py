@@ -1,4 +1,4 @@
-"""Wire ring: real HTTP on 127.0.0.1 — pydantic-ai's AG-UI server under uvicorn, and a misbehaving one."""
+"""Wire ring: real HTTP on 127.0.0.1 — pydantic-ai's AG-UI server under uvicorn, a misbehaving one, a hostile one."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic_ai.ui import StateDeps
 
 from copilot_ui.server import agui_app
 
+from ..hostile_agent import HostileAgent, start_hostile_agent
 from ._misbehaving import MisbehavingServer
 from ._peer import Counter, Peer, ScriptedModel, peer_agent
 from ._servers import RecordingApp, serve_in_thread
@@ -30,3 +31,9 @@ async def misbehaving() -> AsyncIterator[MisbehavingServer]:
         yield server
     finally:
         await server.close()
+
+
+@pytest.fixture
+def hostile() -> Iterator[HostileAgent]:
+    with start_hostile_agent() as server:
+        yield server

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -11,12 +12,13 @@ from pydantic_ai.ui import StateDeps
 from pydantic_ai.ui.ag_ui import AGUIAdapter
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from copilot_ui.agents import AgentError, AgentHTTPError, AgentRegistry, AgentUnreachable, HttpAgent, LocalAgent
 from copilot_ui.server import agent_from_environment
 
+from .._leaks import leaks
 from ._peer import Counter, Peer, ScriptedModel, peer_agent
 from ._runs import apply_run, run_input, thread_saying
 from ._servers import RecordedRequest, RecordingApp, closed_port, serve_in_thread
@@ -39,7 +41,8 @@ class Runtime:
 
 
 def runtime_app() -> Starlette:
-    """/good: its agents at /info and their runs; /html: an /info that is a web page; /bare: one listing no agents.
+    """/good: its agents at /info and their runs; /html: an /info that is a web page; /bare: one listing no agents;
+    /echoing: an /info refusing the request with a page that quotes its Authorization header (past character 490).
 
     Any other base answers 404.
     """
@@ -57,12 +60,16 @@ def runtime_app() -> Starlette:
     async def bare_info(request: Request) -> Response:
         return JSONResponse({"version": "1.50.0"})
 
+    async def echoing_info(request: Request) -> Response:
+        return PlainTextResponse("x" * 490 + f"{request.headers.get('authorization')} is not welcome here", 401)
+
     return Starlette(
         routes=[
             Route("/good/info", info),
             Route("/good/agent/{agent_id}/run", run, methods=["POST"]),
             Route("/html/info", html_info),
             Route("/bare/info", bare_info),
+            Route("/echoing/info", echoing_info),
         ]
     )
 
@@ -103,21 +110,22 @@ async def test_run_through_a_discovered_agent_goes_to_its_route_on_the_runtime(r
     assert all(request.headers["authorization"] == "Bearer runtime-token" for request in runtime.requests)
 
 
-async def test_info_answering_404_is_an_http_error_naming_the_url(runtime: Runtime):
+async def test_info_answering_404_is_an_http_error_naming_the_host(runtime: Runtime):
     registry = AgentRegistry()
 
     with pytest.raises(AgentHTTPError, match="answered HTTP 404") as failure:
         await registry.discover(runtime.base("nowhere"))
 
     assert failure.value.status == 404
-    assert failure.value.url == f"{runtime.base('nowhere')}/info"
+    assert failure.value.host == runtime.url.removeprefix("http://")
     assert registry.ids == []
 
 
 async def test_info_that_is_not_json_is_an_agent_error_saying_so(runtime: Runtime):
     registry = AgentRegistry()
 
-    with pytest.raises(AgentError, match=r"/html/info did not answer with JSON; is it a CopilotKit runtime's /info\?"):
+    not_json = r"the runtime at 127\.0\.0\.1:\d+ did not answer /info with JSON; is it a CopilotKit runtime\?"
+    with pytest.raises(AgentError, match=not_json):
         await registry.discover(runtime.base("html"))
 
     assert registry.ids == []
@@ -132,13 +140,26 @@ async def test_info_listing_no_agents_is_an_agent_error_saying_so(runtime: Runti
     assert registry.ids == []
 
 
+async def test_an_info_page_quoting_the_header_gives_none_of_it_away(runtime: Runtime, caplog: pytest.LogCaptureFixture):
+    token = secrets.token_urlsafe(24)
+    registry = AgentRegistry()
+
+    with pytest.raises(AgentHTTPError) as failure:
+        await registry.discover(runtime.base("echoing"), headers={"Authorization": f"Bearer {token}"})
+
+    assert str(failure.value).startswith(f"the agent at {runtime.url.removeprefix('http://')} answered HTTP 401: xxx")
+    for shown in (str(failure.value), caplog.text):
+        assert not leaks(shown, token)
+    assert f"GET {runtime.base('echoing')}/info failed" in caplog.text
+
+
 async def test_runtime_not_listening_is_unreachable():
     registry = AgentRegistry()
 
     with closed_port() as port, pytest.raises(AgentUnreachable, match="connection refused") as failure:
         await registry.discover(f"http://127.0.0.1:{port}")
 
-    assert failure.value.url == f"http://127.0.0.1:{port}/info"
+    assert failure.value.host == f"127.0.0.1:{port}"
 
 
 async def test_agent_url_and_headers_from_the_environment_reach_the_server(peer: Peer, monkeypatch: pytest.MonkeyPatch):

@@ -1,0 +1,488 @@
+"""A hostile AG-UI server for tests: it speaks AG-UI 1.0 over SSE, does what the person's last message says,
+and will happily echo back the credentials it was sent.
+
+Start it from any test (no pytest fixture needed), point an HttpAgent or COPILOT_AGENT_URL at it:
+
+    hostile = start_hostile_agent()          # 127.0.0.1, a free port (or port=8123)
+    agent = HttpAgent(hostile.url, headers={"Authorization": "Bearer …"})
+    ...                                      # hostile.requests: what it received, in order
+    hostile.stop()
+
+Or from a shell: `python -m tests.hostile_agent --port 8123`.
+
+It answers a POST on any path. Its behaviour comes from the last user message of the RunAgentInput:
+a command `!name argument`. In the argument, `{auth}` is the Authorization header the server
+received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}` N filler characters,
+`{url}` the URL the request was sent to (query included).
+
+    !reply <text>                text streamed in pieces of ~20 characters
+    !reply-slow <ms> <text>      the same, waiting <ms> between pieces
+    !big <n>                     one reply of exactly n characters on one line, in pieces of ~4000
+    !reasoning <text>            a reasoning span and message holding <text>, then the reply "done"
+    !tool <name> <json>          a call of the page's (frontend) tool; after its result: "results: <content>"
+    !backend <name> <json> <r>   a call the server answers itself (TOOL_CALL_RESULT <r>), then "ok"
+    !error <message>             RUN_STARTED, then RUN_ERROR with <message>
+    !http <status> <body>        that HTTP status, with <body> as plain text
+    !ids                         a valid run whose message and tool-call ids hold the Authorization header
+    !badframe <text>             a frame that is not JSON, holding <text>
+    !hang <seconds>              RUN_STARTED, then silence for <seconds>, then RUN_FINISHED
+    !snapshot-swap <tool> <a> <b>  a call of <tool> with arguments <a> (call id SWAP_CALL_ID); after its
+                                 result, a MESSAGES_SNAPSHOT where that call carries <b> and has no result
+    anything else                the reply "hostile agent: unknown command"
+
+After a tool result (the last message is a tool message) every command but !snapshot-swap quotes
+the results: "results: <content>".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import re
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+from ag_ui.core import (
+    AssistantMessage,
+    BaseEvent,
+    FunctionCall,
+    Message,
+    MessagesSnapshotEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    RunAgentInput,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunFinishedSuccessOutcome,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCall,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+    ToolMessage,
+)
+from ag_ui.encoder import EventEncoder
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ._background_server import BackgroundServer
+
+SWAP_CALL_ID = "call-swap-1"  # the fixed id of !snapshot-swap's call
+UNKNOWN_COMMAND = "hostile agent: unknown command"
+REPLY_PIECE = 20  # characters per TEXT_MESSAGE_CONTENT of a reply
+BIG_PIECE = 4000  # characters per TEXT_MESSAGE_CONTENT of !big
+FILLER = "x"  # what {pad:N} repeats
+
+# What a command answers: an HTTP response, or the run's events (a str is raw SSE text, sent as is).
+Stream = AsyncIterator[BaseEvent | str]
+Answer = Response | Stream
+
+
+@dataclass
+class ReceivedRun:
+    """One request the server got: its path, its headers (names in lower case) and its RunAgentInput."""
+
+    path: str
+    headers: dict[str, str]
+    run_input: RunAgentInput | None  # None when the body was not a valid RunAgentInput
+
+
+class HostileAgent:
+    """A running hostile server: POST to `url` (any path under it works); `requests` records what arrived."""
+
+    def __init__(self, server: BackgroundServer, requests: list[ReceivedRun]) -> None:
+        self._server: BackgroundServer | None = server
+        self.port = server.port
+        self.requests = requests
+
+    def __repr__(self) -> str:
+        return f"HostileAgent({self.url!r})"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    @property
+    def host(self) -> str:
+        """Host and port, as errors name the server."""
+        return f"127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        """Stop serving; a run still streaming is cut within a second."""
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def __enter__(self) -> HostileAgent:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+def start_hostile_agent(port: int = 0) -> HostileAgent:
+    """Serve the hostile agent on 127.0.0.1 from a background thread; port 0 picks a free one."""
+    requests: list[ReceivedRun] = []
+    return HostileAgent(BackgroundServer(hostile_app(requests), port), requests)
+
+
+def hostile_app(requests: list[ReceivedRun] | None = None) -> Starlette:
+    """The hostile agent as an ASGI app; every request is appended to `requests`."""
+    received = requests if requests is not None else []
+
+    async def run(request: Request) -> Response:
+        body = await request.body()
+        try:
+            run_input = RunAgentInput.model_validate_json(body)
+        except ValidationError as invalid:
+            received.append(ReceivedRun(request.url.path, dict(request.headers), None))
+            return JSONResponse({"detail": invalid.errors(include_url=False, include_input=False)}, status_code=422)
+        received.append(ReceivedRun(request.url.path, dict(request.headers), run_input))
+        answer = _answer(run_input, request.headers.get("authorization", ""), str(request.url))
+        if isinstance(answer, Response):
+            return answer
+        return StreamingResponse(_encoded(answer), media_type="text/event-stream")
+
+    return Starlette(routes=[Route("/{path:path}", run, methods=["POST"])])
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One run as a command sees it: the input, the argument (placeholders expanded), the header received."""
+
+    run_input: RunAgentInput
+    argument: str
+    auth: str
+    follow_up: bool  # the last message is a tool result: the page answered a call
+
+    def started(self) -> RunStartedEvent:
+        return RunStartedEvent(thread_id=self.run_input.thread_id, run_id=self.run_input.run_id, protocol_version="1.0")
+
+    def finished(self, *pending_call_ids: str) -> RunFinishedEvent:
+        outcome = RunFinishedSuccessOutcome(pending_tool_call_ids=list(pending_call_ids) or None)
+        return RunFinishedEvent(thread_id=self.run_input.thread_id, run_id=self.run_input.run_id, outcome=outcome)
+
+
+# The commands: one function each, the first run and (where it differs) the run after a tool result.
+
+
+async def _reply(turn: Turn) -> Stream:
+    yield turn.started()
+    for event in _text(turn.argument):
+        yield event
+    yield turn.finished()
+
+
+async def _reply_slow(turn: Turn) -> Stream:
+    delay, _, text = turn.argument.partition(" ")
+    seconds = int(delay) / 1000
+    yield turn.started()
+    for event in _text(text):
+        yield event
+        if isinstance(event, TextMessageContentEvent):
+            await asyncio.sleep(seconds)
+    yield turn.finished()
+
+
+async def _big(turn: Turn) -> Stream:
+    size = int(turn.argument.strip())
+    text = ("0123456789" * (size // 10 + 1))[:size]
+    yield turn.started()
+    for event in _text(text, piece=BIG_PIECE):
+        yield event
+    yield turn.finished()
+
+
+async def _reasoning(turn: Turn) -> Stream:
+    span, message = _new_id("reasoning-"), _new_id("thought-")
+    yield turn.started()
+    yield ReasoningStartEvent(message_id=span)
+    yield ReasoningMessageStartEvent(message_id=message, role="reasoning")
+    yield ReasoningMessageContentEvent(message_id=message, delta=turn.argument)
+    yield ReasoningMessageEndEvent(message_id=message)
+    yield ReasoningEndEvent(message_id=span)
+    for event in _text("done"):
+        yield event
+    yield turn.finished()
+
+
+async def _tool(turn: Turn) -> Stream:
+    name, _, arguments = turn.argument.partition(" ")
+    call_id = _new_id("call-")
+    yield turn.started()
+    for event in _tool_call(call_id, name, arguments.strip()):
+        yield event
+    yield turn.finished(call_id)  # the page runs it
+
+
+async def _backend(turn: Turn) -> Stream:
+    name, _, rest = turn.argument.partition(" ")
+    arguments, result = _json_then_rest(rest)
+    call_id = _new_id("call-")
+    yield turn.started()
+    for event in _tool_call(call_id, name, arguments):
+        yield event
+    yield ToolCallResultEvent(message_id=_new_id("result-"), tool_call_id=call_id, content=result, role="tool")
+    for event in _text("ok"):
+        yield event
+    yield turn.finished()
+
+
+async def _error(turn: Turn) -> Stream:
+    yield turn.started()
+    yield RunErrorEvent(message=turn.argument)
+
+
+def _http(turn: Turn) -> Response:
+    status, _, body = turn.argument.partition(" ")
+    return PlainTextResponse(body, status_code=int(status))
+
+
+async def _ids(turn: Turn) -> Stream:
+    message_id, call_id = f"msg-{turn.auth}", f"call-{turn.auth}"
+    yield turn.started()
+    for event in _text("these ids carry the header", message_id=message_id):
+        yield event
+    for event in _tool_call(call_id, "lookup", "{}", parent_message_id=message_id):
+        yield event
+    yield ToolCallResultEvent(message_id=f"result-{turn.auth}", tool_call_id=call_id, content="looked up", role="tool")
+    yield turn.finished()
+
+
+async def _badframe(turn: Turn) -> Stream:
+    yield turn.started()
+    yield "".join(f"data: {line}\n" for line in f"{{not json: {turn.argument}}}".split("\n")) + "\n"
+    yield turn.finished()
+
+
+async def _hang(turn: Turn) -> Stream:
+    seconds = float(turn.argument)
+    yield turn.started()
+    await asyncio.sleep(seconds)
+    yield turn.finished()
+
+
+async def _snapshot_swap(turn: Turn) -> Stream:
+    name, _, rest = turn.argument.partition(" ")
+    first, _ = _json_then_rest(rest)
+    yield turn.started()
+    for event in _tool_call(SWAP_CALL_ID, name, first, parent_message_id="msg-swap-1"):
+        yield event
+    yield turn.finished(SWAP_CALL_ID)
+
+
+async def _snapshot_swap_after_result(turn: Turn) -> Stream:
+    """The history again, where the call the page ran now carries other arguments and has no result (once)."""
+    _name, _, rest = turn.argument.partition(" ")
+    _first, rest = _json_then_rest(rest)
+    second, _ = _json_then_rest(rest)
+    if _arguments_of(turn.run_input.messages, SWAP_CALL_ID) == json.loads(second):  # swapped already: done
+        async for event in _quote_results(turn):
+            yield event
+        return
+    yield turn.started()
+    yield MessagesSnapshotEvent(messages=_swapped(turn.run_input.messages, SWAP_CALL_ID, second))
+    yield turn.finished(SWAP_CALL_ID)
+
+
+async def _quote_results(turn: Turn) -> Stream:
+    yield turn.started()
+    for event in _text("results: " + "; ".join(_results_since_the_last_call(turn.run_input.messages))):
+        yield event
+    yield turn.finished()
+
+
+async def _unknown(turn: Turn) -> Stream:
+    yield turn.started()
+    for event in _text(UNKNOWN_COMMAND):
+        yield event
+    yield turn.finished()
+
+
+@dataclass(frozen=True)
+class Command:
+    """What a command does on its first run, and on the run after the page sent a tool result."""
+
+    first: Callable[[Turn], Answer]
+    after_result: Callable[[Turn], Answer] = _quote_results
+
+
+COMMANDS: dict[str, Command] = {
+    "reply": Command(_reply),
+    "reply-slow": Command(_reply_slow),
+    "big": Command(_big),
+    "reasoning": Command(_reasoning),
+    "tool": Command(_tool),
+    "backend": Command(_backend),
+    "error": Command(_error),
+    "http": Command(_http),
+    "ids": Command(_ids),
+    "badframe": Command(_badframe),
+    "hang": Command(_hang),
+    "snapshot-swap": Command(_snapshot_swap, _snapshot_swap_after_result),
+}
+
+
+# Helpers
+
+
+def _answer(run_input: RunAgentInput, auth: str, url: str) -> Answer:
+    """Pick the command from the last user message and run it."""
+    said = _last_user_text(run_input.messages)
+    name, _, argument = said[1:].partition(" ") if said.startswith("!") else ("", "", "")
+    follow_up = bool(run_input.messages) and run_input.messages[-1].role == "tool"
+    turn = Turn(run_input, _expand(argument, auth, url), auth, follow_up)
+    command = COMMANDS.get(name)
+    if command is None:
+        return _unknown(turn)
+    try:
+        answer = (command.after_result if follow_up else command.first)(turn)
+    except ValueError as error:
+        return _bad_argument(turn, name, error)
+    return answer if isinstance(answer, Response) else _arguments_checked(answer, turn, name)
+
+
+def _expand(text: str, auth: str, url: str) -> str:
+    """The text with its placeholders replaced by what the request carried."""
+    token = auth.split(" ", 1)[1] if " " in auth else auth
+    values = {"auth": auth, "auth_b64": base64.b64encode(auth.encode()).decode(), "token": token, "url": url}
+
+    def replace(match: re.Match[str]) -> str:
+        name, _, count = match.group(1).partition(":")
+        return FILLER * int(count) if name == "pad" else values[name]
+
+    return _PLACEHOLDER.sub(replace, text)
+
+
+_PLACEHOLDER = re.compile(r"\{(auth|auth_b64|token|url|pad:\d+)\}")
+
+
+async def _arguments_checked(events: Stream, turn: Turn, name: str) -> Stream:
+    """The command's events; a malformed argument (each command reads its own before its first event) is replied to."""
+    try:
+        first = await anext(events)
+    except StopAsyncIteration:
+        return
+    except ValueError as error:
+        async for event in _bad_argument(turn, name, error):
+            yield event
+        return
+    yield first
+    async for event in events:
+        yield event
+
+
+def _bad_argument(turn: Turn, name: str, error: ValueError) -> Stream:
+    return _reply(Turn(turn.run_input, f"hostile agent: bad argument for !{name}: {error}", turn.auth, False))
+
+
+def _text(text: str, *, piece: int = REPLY_PIECE, message_id: str | None = None) -> Iterator[BaseEvent]:
+    message_id = message_id or _new_id("msg-")
+    yield TextMessageStartEvent(message_id=message_id, role="assistant")
+    for start in range(0, len(text), piece):
+        yield TextMessageContentEvent(message_id=message_id, delta=text[start : start + piece])
+    yield TextMessageEndEvent(message_id=message_id)
+
+
+def _tool_call(call_id: str, name: str, arguments: str, *, parent_message_id: str | None = None) -> Iterator[BaseEvent]:
+    yield ToolCallStartEvent(tool_call_id=call_id, tool_call_name=name, parent_message_id=parent_message_id or _new_id("msg-"))
+    for start in range(0, len(arguments), 7):  # in pieces, as a model streams them
+        yield ToolCallArgsEvent(tool_call_id=call_id, delta=arguments[start : start + 7])
+    yield ToolCallEndEvent(tool_call_id=call_id)
+
+
+def _json_then_rest(text: str) -> tuple[str, str]:
+    """A JSON value at the start of the text (as written), and the text after it."""
+    text = text.strip()
+    try:
+        _value, end = json.JSONDecoder().raw_decode(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"expected JSON arguments: {error}") from None
+    return text[:end], text[end:].strip()
+
+
+def _swapped(messages: list[Message], call_id: str, arguments: str) -> list[Message]:
+    swapped: list[Message] = []
+    for message in messages:
+        if isinstance(message, ToolMessage) and message.tool_call_id == call_id:
+            continue  # the result the page sent: gone
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            calls = [
+                ToolCall(id=call.id, function=FunctionCall(name=call.function.name, arguments=arguments))
+                if call.id == call_id
+                else call
+                for call in message.tool_calls
+            ]
+            message = message.model_copy(update={"tool_calls": calls})
+        swapped.append(message)
+    return swapped
+
+
+def _arguments_of(messages: list[Message], call_id: str) -> Any:
+    for message in messages:
+        for call in getattr(message, "tool_calls", None) or ():
+            if call.id == call_id:
+                return json.loads(call.function.arguments or "null")
+    return None
+
+
+def _results_since_the_last_call(messages: list[Message]) -> list[str]:
+    results: list[str] = []
+    for message in reversed(messages):
+        if not isinstance(message, ToolMessage):
+            break
+        results.insert(0, _content_text(message.content))
+    return results
+
+
+def _last_user_text(messages: list[Message]) -> str:
+    for message in reversed(messages):
+        if message.role == "user":
+            content = message.content
+            if isinstance(content, str):
+                return content.strip()
+            return " ".join(getattr(part, "text", "") for part in content).strip()
+    return ""
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return " ".join(getattr(part, "text", "") or "" for part in content)
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:12]}"
+
+
+async def _encoded(events: Stream) -> AsyncIterator[str]:
+    encoder = EventEncoder()
+    async for event in events:
+        yield event if isinstance(event, str) else encoder.encode(event)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Serve the hostile AG-UI agent on 127.0.0.1 until interrupted.")
+    parser.add_argument("--port", type=int, default=8123)
+    port = parser.parse_args().port
+    print(f"hostile agent at http://127.0.0.1:{port}/ (Ctrl-C stops it)")
+    uvicorn.run(hostile_app(), host="127.0.0.1", port=port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
