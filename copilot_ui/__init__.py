@@ -32,6 +32,9 @@ _PUBLIC = {
     # components
     "sidebar": "copilot_ui.components",
     "tool_card": "copilot_ui.components",
+    "ToolCallView": "copilot_ui.components",
+    "text": "copilot_ui.components",
+    "content_security_policy": "copilot_ui._csp",
     "color_mode_from": "copilot_ui.components",
     # the loop and its parts
     "RunLoop": "copilot_ui.core",
@@ -62,7 +65,7 @@ _PUBLIC = {
     "replay": "copilot_ui.protocol",
 }
 # The decorators of the default Copilot, as module functions.
-_DECLARATIONS = {"frontend_tool", "human_in_the_loop", "context"}
+_DECLARATIONS = {"frontend_tool", "human_in_the_loop", "browser_tool", "render_tool", "context", "agent_state"}
 
 __all__ = sorted([*_PUBLIC, *_DECLARATIONS])
 

@@ -23,6 +23,7 @@ import base64
 import gzip
 import hashlib
 import re
+from pathlib import Path
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
@@ -89,8 +90,11 @@ class _PolicyMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if _is_page_path(scope.get("path", "")):  # pages come identity or gzip: encodings we can read to hash
-            scope = {**scope, "headers": [(k, b"gzip" if k.lower() == b"accept-encoding" else v) for k, v in scope["headers"]]}
+        if _is_page_path(scope.get("path", "")):
+            # A page is read to hash its scripts: in an encoding we can read (identity or gzip), as a body, not a path.
+            headers = [(k, b"gzip" if k.lower() == b"accept-encoding" else v) for k, v in scope["headers"]]
+            extensions = {k: v for k, v in scope.get("extensions", {}).items() if k != "http.response.pathsend"}
+            scope = {**scope, "headers": headers, "extensions": extensions}
         start: Message | None = None
         body: list[bytes] = []
 
@@ -101,10 +105,13 @@ class _PolicyMiddleware:
                     start = message  # held until the body is known
                     return
                 await send(message)
-            elif message["type"] == "http.response.body" and start is not None:
-                body.append(message.get("body", b""))
-                if message.get("more_body", False):
-                    return
+            elif message["type"] in ("http.response.body", "http.response.pathsend") and start is not None:
+                if message["type"] == "http.response.pathsend":
+                    body.append(Path(message["path"]).read_bytes())
+                else:
+                    body.append(message.get("body", b""))
+                    if message.get("more_body", False):
+                        return
                 page = b"".join(body)
                 policy = self.policy.header(_decoded(page, start))
                 headers = [

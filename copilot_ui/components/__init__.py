@@ -1,10 +1,25 @@
 """Components: the sidebar and its parts, tool cards, safe texts, and the color mode bound to a state var."""
 
+from ._approval import approval_dialog
 from ._color_mode import ColorModeSync, color_mode_from
 from ._composer import composer
 from ._messages import chat_item, conversation
 from ._sidebar import sidebar
 from ._text import CuiText, text
-from ._tool_card import tool_card
+from ._tool_card import default_card, tool_card
+from ._tool_view import ToolCallView
 
-__all__ = ["ColorModeSync", "CuiText", "chat_item", "color_mode_from", "composer", "conversation", "sidebar", "text", "tool_card"]
+__all__ = [
+    "ColorModeSync",
+    "CuiText",
+    "ToolCallView",
+    "approval_dialog",
+    "chat_item",
+    "color_mode_from",
+    "composer",
+    "conversation",
+    "default_card",
+    "sidebar",
+    "text",
+    "tool_card",
+]

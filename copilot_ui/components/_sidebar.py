@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state import CopilotState
+from ._approval import approval_dialog
 from ._composer import composer
 from ._messages import conversation
 from ._styles import SIDEBAR_CSS
@@ -30,6 +31,7 @@ def sidebar(agent: str = "default", title: str = "Copilot", width: str = "24rem"
         ),
         conversation(),
         composer(agent),
+        approval_dialog(),
         aria_label=title,
         class_name="cui-sidebar",
         style={"width": width},

@@ -46,6 +46,16 @@ SIDEBAR_CSS = """
 .cui-input { flex: 1; resize: none; font: inherit; padding: 0.5rem 0.65rem; border-radius: 0.5rem;
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); min-height: 2.5rem; }
 .cui-input:focus { outline: 2px solid var(--accent-8); outline-offset: 0; }
+.cui-approval-sentence { font-weight: 500; color: var(--gray-12); }
+.cui-approval-form, .cui-deny-form { display: flex; flex-direction: column; gap: 0.6rem; margin-top: 0.8rem; }
+.cui-approval-fields { border: 1px solid var(--gray-a5); border-radius: 0.5rem; padding: 0.5rem 0.7rem;
+  display: flex; flex-direction: column; gap: 0.5rem; margin: 0; }
+.cui-approval-fields legend { font-size: 0.75rem; color: var(--gray-11); padding: 0 0.25rem; }
+.cui-approval-field { display: flex; flex-direction: column; gap: 0.2rem; }
+.cui-approval-label { font-size: 0.75rem; color: var(--gray-11); }
+.cui-approval-value { font-family: var(--code-font-family, monospace); font-size: 0.85rem; white-space: pre-wrap;
+  overflow-wrap: anywhere; max-height: 10rem; overflow: auto; }
+.cui-deny-form { border-top: 1px solid var(--gray-a4); padding-top: 0.8rem; }
 .cui-inert-link { text-decoration: underline dotted; }
 .cui-image-link::before { content: "🖼 "; }
 """ + """

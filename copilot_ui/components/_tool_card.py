@@ -7,10 +7,13 @@ of what is shown: a decision about anything else is refused by the loop.
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
-from ..state import CopilotState
+from ..state import CopilotState, copilot
 from ._text import text
+from ._tool_view import ToolCallView
 
 STATUS_LABELS = {
     "streaming": "Preparing",
@@ -30,7 +33,28 @@ _FINISHED = ("complete", "error", "denied", "aborted", "dropped")
 
 
 def tool_card(item: rx.Var) -> rx.Component:
-    """A tool call as a card."""
+    """A tool call as a card: the app's own for its tool (or its wildcard), the default card otherwise."""
+    renderers = dict(copilot.renderers)
+    fallback = renderers.pop("*", None)
+    default = _drawn(item, fallback) if fallback is not None else default_card(item)
+    if not renderers:
+        return default
+    return rx.match(item["n"], *((name, _drawn(item, renderer)) for name, renderer in renderers.items()), default)
+
+
+def _drawn(item: rx.Var, renderer: Any) -> rx.Component:
+    """An app's card, wrapped so that the conversation can find it (tool name, status) like the default card."""
+    return rx.el.div(
+        renderer(ToolCallView(item)),
+        class_name="cui-drawn-card",
+        data_tool=item["n"],
+        data_status=item["s"],
+        key=item["id"],
+    )
+
+
+def default_card(item: rx.Var) -> rx.Component:
+    """The card of a call whose tool has no card of its own."""
     status = item["s"].to(str)
     return rx.el.section(
         rx.hstack(
@@ -84,23 +108,19 @@ def _finished(status: rx.Var[str]) -> rx.Var[bool]:
 
 def _approval(item: rx.Var) -> rx.Component:
     return rx.hstack(
+        rx.text("This call runs only once you approve it.", size="1", color_scheme="gray"),
         rx.button(
-            rx.icon("check", size=14),
-            "Approve",
-            on_click=CopilotState.approve(item["id"].to(str), item["d"].to(str)),
+            rx.icon("eye", size=14),
+            "Review",
+            on_click=CopilotState.review(item["id"].to(str)),
             size="1",
-            type="button",
-        ),
-        rx.button(
-            rx.icon("x", size=14),
-            "Deny",
-            on_click=CopilotState.deny(item["id"].to(str), item["d"].to(str), ""),
-            size="1",
-            color_scheme="red",
             variant="soft",
             type="button",
         ),
         spacing="2",
+        align="center",
+        justify="between",
+        width="100%",
     )
 
 

@@ -125,11 +125,13 @@ def tool_from_function(
     description: str | None = None,
     state: type | None = None,
     kind: ToolKind = "function",
+    exclude: tuple[str, ...] = (),
     **options: Any,
 ) -> Tool:
     """Declare a tool from a function's signature, type hints and docstring.
 
     The name "*" declares the wildcard: it takes (name, arguments) of every call no tool claims.
+    Parameters named in `exclude` are not arguments the agent gives (the caller fills them).
     """
     summary, parameter_docs = _parse_docstring(inspect.getdoc(function) or "")
     hints = _parameter_hints(function, state)
@@ -151,6 +153,8 @@ def tool_from_function(
     fields: dict[str, Any] = {}
     context_parameter = None
     for parameter in parameters:
+        if parameter.name in exclude:
+            continue
         annotation = hints.get(parameter.name, Any)
         if annotation is ToolContext:
             context_parameter = parameter.name

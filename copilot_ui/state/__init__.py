@@ -1,7 +1,8 @@
 """The Reflex binding: the copilot's states and what the app declares (the only Reflex-aware logic)."""
 
+from ._approval import ApprovalState
 from ._copilot import CopilotState
 from ._declarations import ContextProvider, Copilot, copilot
 from ._live import LiveState
 
-__all__ = ["ContextProvider", "Copilot", "CopilotState", "LiveState", "copilot"]
+__all__ = ["ApprovalState", "ContextProvider", "Copilot", "CopilotState", "LiveState", "copilot"]

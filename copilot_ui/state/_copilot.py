@@ -21,17 +21,33 @@ from typing import Any
 import reflex as rx
 from ag_ui.core import Context
 
-from ..core import Answer, Approve, Decision, Deny, ErrorOccurred, Session, Thread
+from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, ErrorOccurred, Session, Thread, parse_arguments
 from ._compat import RunLoop
 from ..protocol import new_id
+from . import _browser_tools as browser_tools
 from . import _drives as drives
 from ._declarations import copilot
+from ._approval import ApprovalState, approval_request, edited_arguments, pending_approval
 from ._live import LiveState
 from ._session_states import SessionStates
-from ._sink import ViewSink
+from ._shared_state import shared_state
+from ._sink import COMPOSER_INPUT_ID, ViewSink
 from ._view import Conversation
 
 logger = logging.getLogger("copilot_ui.state")
+
+
+def _answered(thread: Thread, call_id: str, answer: Answer) -> Answer:
+    """The person's response as the call's result: through the question tool's own function when it has one."""
+    call = thread.tool_call(call_id)
+    ui = copilot.tool_ui.get(call.function.name) if call is not None else None
+    if call is None or ui is None or ui.answer is None:
+        return answer
+    try:
+        return Answer(ui.answer(**parse_arguments(call), answer=answer.value))
+    except Exception:
+        logger.exception("%s could not turn the person's response into a result; the response is the result", call.function.name)
+        return answer
 
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 DENIED_WITHOUT_REASON = "the user said no"
@@ -85,6 +101,59 @@ class CopilotState(rx.State):
     async def respond(self, item_id: str, digest: str, value: Any) -> AsyncIterator[Any]:
         """The person answered a question (a human-in-the-loop card): the value becomes the call's result."""
         async for event in self._decide(item_id, digest, Answer(value)):
+            yield event
+
+    @rx.event(background=True)
+    async def respond_form(self, item_id: str, digest: str, form: dict[str, Any]) -> AsyncIterator[Any]:
+        """A question card's form was sent: its fields are the answer."""
+        async for event in self._decide(item_id, digest, Answer(dict(form))):
+            yield event
+
+    @rx.event(background=True)
+    async def review(self, item_id: str) -> None:
+        """The card's Review button: its approval dialog opens again."""
+        async with self:
+            approval = await self.get_state(ApprovalState)
+            approval._review(str(item_id))
+            thread, conversation = self._current()
+            self._offer_approval(thread, conversation, conversation.items(thread), approval)
+
+    @rx.event(background=True)
+    async def approve_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+        """Approve in the dialog, with the arguments as the person left them (checked against the tool's schema)."""
+        item_id, digest = str(form.get("item") or ""), str(form.get("digest") or "")
+        async with self:
+            thread, conversation = self._current()
+            approval = await self.get_state(ApprovalState)
+            call_id = conversation.call_of(item_id)
+            call = thread.tool_call(call_id) if call_id else None
+            tool = copilot.tool(call.function.name) if call is not None else None
+            arguments, problem = None, ""
+            if call is not None and tool is not None and approval.editable and approval.item == item_id:
+                try:
+                    arguments = edited_arguments(call, tool, copilot.tool_ui.get(tool.name), form)
+                    tool.validate(arguments)
+                except (ValueError, ArgumentsInvalid) as invalid:
+                    problem = str(invalid)
+            approval.error = problem
+            if not problem:
+                approval.open = False
+        if problem:
+            return
+        yield rx.set_focus(COMPOSER_INPUT_ID)
+        async for event in self._decide(item_id, digest, Approve(arguments=arguments)):
+            yield event
+
+    @rx.event(background=True)
+    async def deny_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+        """Deny in the dialog, with the person's reason (the agent reads it)."""
+        item_id, digest = str(form.get("item") or ""), str(form.get("digest") or "")
+        async with self:
+            approval = await self.get_state(ApprovalState)
+            approval.open = False
+        yield rx.set_focus(COMPOSER_INPUT_ID)
+        reason = str(form.get("reason") or "").strip()
+        async for event in self._decide(item_id, digest, Deny(reason or DENIED_WITHOUT_REASON)):
             yield event
 
     @rx.event(background=True)
@@ -150,6 +219,11 @@ class CopilotState(rx.State):
         if texts:
             yield rx.call_script(f"__cuiS({json.dumps(texts, ensure_ascii=False)})")
 
+    @rx.event(background=True)
+    async def browser_result(self, reply: Any) -> None:
+        """A browser tool's script answered (its callback)."""
+        browser_tools.deliver(self.router.session.client_token, reply)
+
     @rx.event
     def load_older(self) -> None:
         """The person scrolled to the top: show the items before those shown."""
@@ -169,10 +243,13 @@ class CopilotState(rx.State):
 
         def record(thread: Thread, conversation: Conversation, drive: drives.Drive | None) -> bool:
             """True when the decision was taken and a new drive must act on it."""
+            nonlocal decision
             call_id = conversation.call_of(str(item_id))
             if call_id is None:
                 logger.warning("a decision named no card of this conversation (%r); ignored", item_id)
                 return False
+            if isinstance(decision, Answer):
+                decision = _answered((drive.thread if drive is not None else thread), call_id, decision)
             if drive is not None:  # the running drive acts on it at once
                 drive.loop.decide(drive.thread, call_id, decision, str(digest))
                 return False
@@ -243,12 +320,17 @@ class CopilotState(rx.State):
 
     def _begin(self, thread: Thread, conversation: Conversation) -> drives.Drive | None:
         """Claim the thread and set up its drive (synchronous: nothing can start in between)."""
-        sink = ViewSink(self, thread, conversation, scrubber=copilot.scrubber(), rendered=copilot.rendered_tools())
+        shared = shared_state(copilot.shared_state) if copilot.shared_state is not None else None
+        sink = ViewSink(self, thread, conversation, scrubber=copilot.scrubber(), rendered=copilot.rendered_tools(), shared=shared)
+
+        async def read_context() -> list[Context]:
+            return await self._read_context(thread, sink)
+
         loop = RunLoop(
             copilot.agent(self._agent_id or "default"),
             copilot.toolbox,
             hooks=copilot.hooks,
-            context=self._read_context,
+            context=read_context,
             commit=sink.commit,
             state_access=SessionStates(self),
             session=Session(page=self.router.url.path or "/"),
@@ -256,7 +338,7 @@ class CopilotState(rx.State):
             ask_person=True,
             limits=copilot.limits,
         )
-        return drives.begin(thread, loop, sink)
+        return drives.begin(thread, loop, sink, self.router.session.client_token)
 
     async def _run(self, drive: drives.Drive, work: Callable[[drives.Drive], Awaitable[Any]]) -> AsyncIterator[Any]:
         """Run the drive in a task of its own, and yield what its sink sends to the browser until it is over."""
@@ -272,6 +354,7 @@ class CopilotState(rx.State):
                 task.cancel()
 
     async def _drive(self, drive: drives.Drive, work: Callable[[drives.Drive], Awaitable[Any]]) -> None:
+        drives.current.set(drive)  # tools this drive runs (in tasks of this one) find their tab through it
         try:
             await work(drive)
         except Exception:  # a bug must not leave the copilot spinning: the person sees that it failed
@@ -296,21 +379,46 @@ class CopilotState(rx.State):
         except Exception:
             logger.exception("could not reset the copilot's running state")
 
-    async def show_drive(
-        self, thread: Thread, conversation: Conversation, items: list[dict[str, Any]], status: str, running: bool
+    async def _show_drive(
+        self,
+        thread: Thread,
+        conversation: Conversation,
+        items: list[dict[str, Any]] | None,
+        status: str,
+        running: bool,
+        shared: dict[str, Any] | None = None,
     ) -> None:
-        """The sink's write: the items and the status line, and the thread kept with the tab's state."""
+        """The sink's write: the items, the status line, the agent's state; the thread is kept with the tab's state."""
         async with self:
             shown = self.get_value("_thread")
             if shown is not None and shown.id != thread.id:
                 return  # the tab moved on to another conversation: this drive's view is written nowhere
             self._thread, self._conversation = thread, conversation
-            self._show(items)
+            if items is not None:
+                self._show(items)
+                self._offer_approval(thread, conversation, items, await self.get_state(ApprovalState))
+            if shared and copilot.shared_state is not None:
+                shared_state(copilot.shared_state).write(await self.get_state(copilot.shared_state), shared)
             live = await self.get_state(LiveState)
             if live.status != status:
                 live.status = status
             if live.running != running:
                 live.running = running
+
+    def _offer_approval(self, thread: Thread, conversation: Conversation, items: list[dict[str, Any]], approval: Any) -> None:
+        """Open the approval dialog on the first call that waits for one (or close it when none waits)."""
+        pending = pending_approval(thread, items, approval._dismissed)
+        if pending is None:
+            approval._open_on(None)
+            return
+        if approval.open and (approval.item, approval.digest) == pending:
+            return
+        call_id = conversation.call_of(pending[0])
+        call = thread.tool_call(call_id) if call_id else None
+        if call is not None:
+            tool = copilot.tool(call.function.name)
+            ui = copilot.tool_ui.get(call.function.name)
+            approval._open_on(approval_request(pending[0], pending[1], call, tool, ui))
 
     def _show(self, items: list[dict[str, Any]]) -> None:
         """Put the newest items (and those the person scrolled up to) where the browser sees them."""
@@ -325,11 +433,15 @@ class CopilotState(rx.State):
         if has_older != self.has_older:
             self.has_older = has_older
 
-    async def _read_context(self) -> list[Context]:
-        """What the agent sees, read fresh from the page's states for every run."""
+    async def _read_context(self, thread: Thread, sink: ViewSink) -> list[Context]:
+        """What the agent sees, read fresh from the page's states for every run (and its state, when shared)."""
         values = []
         async with self:
             for provider in copilot.contexts:
                 state = await self.get_state(provider.state) if provider.state is not None else None
                 values.append(Context(description=provider.description, value=provider.value(state)))
+            if copilot.shared_state is not None:
+                page = shared_state(copilot.shared_state).read(await self.get_state(copilot.shared_state))
+                thread.state = {**thread.state, **page} if isinstance(thread.state, dict) else page
+                sink.shared_state_read()
         return values

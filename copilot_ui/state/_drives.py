@@ -9,6 +9,7 @@ written it back: `closing(thread_id)` is what a new drive waits for before it re
 from __future__ import annotations
 
 import asyncio
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from ..core import Thread
@@ -25,8 +26,11 @@ class Drive:
     loop: RunLoop
     sink: ViewSink
     claim: Claim
+    token: str  # the browser tab it shows in
     closed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
+
+current: ContextVar[Drive | None] = ContextVar("copilot_ui_drive", default=None)  # the drive a task works for
 
 _RUNNING: dict[str, Drive] = {}
 _CLOSING: dict[str, asyncio.Future[None]] = {}
@@ -42,14 +46,14 @@ def closing(thread_id: str) -> asyncio.Future[None] | None:
     return _CLOSING.get(thread_id)
 
 
-def begin(thread: Thread, loop: RunLoop, sink: ViewSink) -> Drive | None:
+def begin(thread: Thread, loop: RunLoop, sink: ViewSink, token: str) -> Drive | None:
     """Claim the thread for a new drive (synchronous); None when another drive has it."""
     if thread.id in _RUNNING or thread.id in _CLOSING:
         return None
     claim = claims.claim(thread.id)
     if claim is None:
         return None
-    drive = _RUNNING[thread.id] = Drive(thread, loop, sink, claim)
+    drive = _RUNNING[thread.id] = Drive(thread, loop, sink, claim, token)
     return drive
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import time
 from collections.abc import AsyncIterator
@@ -46,6 +47,7 @@ from ..core import (
     TurnStarted,
 )
 from ._compat import ReasoningDelta, ReasoningEnded, ReasoningStarted, UserMessageAdded
+from ._shared_state import SharedState
 from ._view import Conversation, LiveMarks, arguments_text, question_of
 
 MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
@@ -77,6 +79,7 @@ class ViewSink:
         *,
         scrubber: Scrubber,
         rendered: frozenset[str] = frozenset(),
+        shared: SharedState | None = None,
         interval: float = MIN_INTERVAL,
     ) -> None:
         self._state = state  # the CopilotState of the background task that runs the drive
@@ -85,6 +88,9 @@ class ViewSink:
         self.marks = LiveMarks()
         self._scrubber = scrubber
         self._rendered = rendered
+        self._shared = shared
+        self._shared_good: Any = copy.deepcopy(thread.state)  # the agent's state as it last fitted the app's fields
+        self._shared_values: dict[str, Any] = {}  # fields of the app's state to write at the next flush
         self._interval = interval
         self._streams: dict[str, _Stream] = {}
         self._seqs: dict[str, int] = {}  # tid -> pieces sent by this drive, also once its stream ended
@@ -242,7 +248,20 @@ class ViewSink:
         self._items_changed()
 
     def _state_changed(self, _event: StateChanged) -> None:
-        self._items_changed(urgent=False)
+        self._agent_spoke(_event)
+        if self._shared is None:
+            return
+        values = self._shared.accept(self.thread.state)
+        if values is None:  # refused: the thread keeps the last state that fitted
+            self.thread.state = copy.deepcopy(self._shared_good)
+            return
+        self._shared_good = copy.deepcopy(self.thread.state)
+        self._shared_values.update(values)
+        self._urgent = True
+
+    def shared_state_read(self) -> None:
+        """The page's state was just read into the thread's (before a run): that is the state that fits now."""
+        self._shared_good = copy.deepcopy(self.thread.state)
 
     # Buffers
 
@@ -366,7 +385,13 @@ class ViewSink:
         await self.flush()
 
     def _has_news(self) -> bool:
-        return self._items_dirty or self._status_dirty or bool(self._wholes) or any(s.pending for s in self._streams.values())
+        return (
+            self._items_dirty
+            or self._status_dirty
+            or bool(self._wholes)
+            or bool(self._shared_values)
+            or any(stream.pending for stream in self._streams.values())
+        )
 
     async def flush(self) -> None:
         """Send the new pieces, whole texts, items and status (the caller respects the interval)."""
@@ -379,10 +404,11 @@ class ViewSink:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(1.0):
                         await self._outbox.join()  # texts before the items that show them
-            if self._items_dirty or self._status_dirty:
+            if self._items_dirty or self._status_dirty or self._shared_values:
+                items = self.conversation.items(self.thread, self.marks, self._rendered) if self._items_dirty else None
+                shared, self._shared_values = self._shared_values, {}
                 self._items_dirty = self._status_dirty = False
-                items = self.conversation.items(self.thread, self.marks, self._rendered)
-                await self._state.show_drive(self.thread, self.conversation, items, self._status, self._running)
+                await self._state._show_drive(self.thread, self.conversation, items, self._status, self._running, shared)
 
     def _take_script(self) -> str:
         calls = []

@@ -142,7 +142,7 @@ class Conversation:
             card["s"] = "streaming"
         elif result is not None:
             card["s"] = self.outcomes.get(call.id) or ("error" if result.error else "complete")
-        elif waiting is not None:
+        elif waiting is not None and call.id not in thread.decisions:
             card["s"] = "awaiting_approval" if waiting.kind == "approval" else "awaiting_input"
             card["d"] = waiting.digest
         elif call.id in marks.running:

@@ -1,0 +1,113 @@
+"""The approval dialog (role alertdialog): what the call will do, its arguments, Approve, and Deny with a reason.
+
+Focus moves into the dialog when it opens (Radix traps it there); Escape or "Not now" closes it
+without deciding; after a decision focus goes back to the message box.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from ..state import ApprovalState, CopilotState
+
+
+def approval_dialog() -> rx.Component:
+    """The dialog, once per copilot: it shows the call that waits for approval, if any."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Approve ", rx.code(ApprovalState.tool), "?"),
+            rx.alert_dialog.description(ApprovalState.sentence, size="2", class_name="cui-approval-sentence"),
+            rx.el.form(
+                _identity(),
+                rx.cond(
+                    ApprovalState.fields.length() > 0,
+                    rx.el.fieldset(
+                        rx.el.legend(rx.cond(ApprovalState.editable, "Arguments (you can change them)", "Arguments")),
+                        rx.foreach(ApprovalState.fields, _field),
+                        class_name="cui-approval-fields",
+                    ),
+                ),
+                rx.cond(
+                    ApprovalState.error != "",
+                    rx.callout(ApprovalState.error, icon="triangle_alert", color_scheme="red", size="1", role="alert"),
+                ),
+                rx.hstack(
+                    rx.alert_dialog.cancel(rx.button("Not now", variant="soft", color_scheme="gray", type="button")),
+                    rx.button(rx.icon("check", size=14), "Approve", type="submit", auto_focus=True),
+                    justify="end",
+                    spacing="2",
+                ),
+                on_submit=CopilotState.approve_form,
+                class_name="cui-approval-form",
+            ),
+            rx.el.form(
+                _identity(),
+                rx.el.label("Reason (optional)", html_for="cui-deny-reason", class_name="cui-approval-label"),
+                rx.hstack(
+                    rx.el.input(
+                        id="cui-deny-reason",
+                        name="reason",
+                        placeholder="Why not? The agent reads it.",
+                        class_name="cui-input",
+                        auto_complete="off",
+                    ),
+                    rx.button(rx.icon("x", size=14), "Deny", type="submit", color_scheme="red", variant="soft"),
+                    spacing="2",
+                    align="center",
+                    width="100%",
+                ),
+                on_submit=CopilotState.deny_form,
+                reset_on_submit=True,
+                class_name="cui-deny-form",
+            ),
+            max_width="28rem",
+            class_name="cui-approval",
+        ),
+        open=ApprovalState.open,
+        on_open_change=ApprovalState.close,
+    )
+
+
+def _identity() -> rx.Component:
+    return rx.fragment(
+        rx.el.input(type="hidden", name="item", value=ApprovalState.item),
+        rx.el.input(type="hidden", name="digest", value=ApprovalState.digest),
+    )
+
+
+def _field(field: rx.Var) -> rx.Component:
+    key = ApprovalState.digest + field["key"].to(str)  # a new call's fields start from its own values
+    name, value = field["key"].to(str), field["value"].to(str)
+    return rx.el.div(
+        rx.el.label(field["label"].to(str), html_for=name, class_name="cui-approval-label"),
+        rx.cond(
+            field["editable"],
+            rx.match(
+                field["kind"],
+                ("boolean", rx.el.input(type="checkbox", id=name, name=name, default_checked=value == "true", key=key)),
+                (
+                    "choice",
+                    rx.el.select(
+                        rx.foreach(field["options"].to(list[str]), lambda option: rx.el.option(option, value=option)),
+                        id=name,
+                        name=name,
+                        default_value=value,
+                        key=key,
+                        class_name="cui-input",
+                    ),
+                ),
+                ("json", rx.el.textarea(id=name, name=name, default_value=value, rows=3, key=key, class_name="cui-input")),
+                rx.el.input(
+                    id=name,
+                    name=name,
+                    default_value=value,
+                    key=key,
+                    type=rx.cond((field["kind"] == "number") | (field["kind"] == "integer"), "number", "text"),
+                    step=rx.cond(field["kind"] == "integer", "1", "any"),
+                    class_name="cui-input",
+                ),
+            ),
+            rx.el.div(value, id=name, class_name="cui-approval-value"),
+        ),
+        class_name="cui-approval-field",
+    )

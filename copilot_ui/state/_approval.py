@@ -1,0 +1,150 @@
+"""The approval dialog: what a waiting call will do, its arguments (editable where the tool allows), and the choice.
+
+A call that needs approval opens the dialog by itself; Escape (or "Not now") closes it without
+deciding, and the card's "Review" button opens it again. The dialog is bound to the call it shows
+and to the digest of the arguments shown: the loop refuses a decision about anything else. Edited
+arguments are checked against the tool's schema before the decision is taken.
+"""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import reflex as rx
+from ag_ui.core import ToolCall
+
+from ..core import Thread, Tool, parse_arguments
+from ._declarations import ToolUI
+
+_KINDS = {"string": "text", "number": "number", "integer": "integer", "boolean": "boolean"}
+
+
+class ApprovalState(rx.State):
+    """The dialog's content: the call it shows, and the fields of its arguments."""
+
+    open: bool = False
+    item: str = ""  # the card's item id
+    digest: str = ""
+    tool: str = ""
+    sentence: str = ""
+    fields: list[dict[str, Any]] = rx.field(default_factory=list)
+    editable: bool = False
+    error: str = ""
+    _dismissed: list[str] = rx.field(default_factory=list)  # cards whose dialog the person closed without deciding
+
+    @rx.event
+    def close(self, is_open: bool = False) -> None:
+        """Escape or "Not now": the dialog closes, nothing is decided, the card keeps its Review button."""
+        if not is_open and self.item and self.item not in self._dismissed:
+            self._dismissed.append(self.item)
+        self.open = is_open
+
+    def _open_on(self, request: dict[str, Any] | None) -> None:
+        """Show this request (None: nothing waits, the dialog closes)."""
+        if request is None:
+            self.open = False
+            return
+        if request["item"] != self.item or request["digest"] != self.digest:
+            self.item, self.digest, self.tool = request["item"], request["digest"], request["tool"]
+            self.sentence, self.fields, self.editable = request["sentence"], request["fields"], request["editable"]
+            self.error = ""
+        self.open = True
+
+    def _review(self, item_id: str) -> None:
+        """The card's Review button: its dialog may open again."""
+        if item_id in self._dismissed:
+            self._dismissed.remove(item_id)
+
+
+def approval_request(item_id: str, digest: str, call: ToolCall, tool: Tool | None, ui: ToolUI | None) -> dict[str, Any]:
+    """What the dialog shows for a waiting call: a sentence about its effect and its arguments as fields."""
+    try:
+        arguments = parse_arguments(call)
+    except ValueError:
+        arguments = {}
+    editable = ui.editable if ui is not None else False
+    properties = (tool.parameters if tool is not None else {}).get("properties", {})
+    names = list(dict.fromkeys([*properties, *arguments]))
+    fields = [_field(name, properties.get(name, {}), arguments.get(name), _may_edit(editable, name)) for name in names]
+    return {
+        "item": item_id,
+        "digest": digest,
+        "tool": call.function.name,
+        "sentence": _sentence(call.function.name, arguments, tool, ui),
+        "fields": [field for field in fields if field["value"] != "" or field["editable"]],
+        "editable": any(field["editable"] for field in fields),
+    }
+
+
+def edited_arguments(call: ToolCall, tool: Tool, ui: ToolUI | None, form: dict[str, Any]) -> dict[str, Any]:
+    """The arguments with the person's edits from the dialog's form (fields they may not edit are kept).
+
+    Raises ValueError naming the field whose text does not fit its type.
+    """
+    arguments = dict(parse_arguments(call))
+    editable = ui.editable if ui is not None else False
+    properties = tool.parameters.get("properties", {})
+    for name, schema in properties.items():
+        if not _may_edit(editable, name):
+            continue
+        kind = _kind(schema)
+        if kind == "boolean":
+            arguments[name] = form.get(f"arg:{name}") in ("on", "true", True)
+        elif f"arg:{name}" in form:
+            arguments[name] = _parsed(name, kind, str(form[f"arg:{name}"]))
+    return arguments
+
+
+def _field(name: str, schema: dict[str, Any], value: Any, editable: bool) -> dict[str, Any]:
+    kind = _kind(schema)
+    shown = value if isinstance(value, str) else ("" if value is None else json.dumps(value, ensure_ascii=False))
+    if kind == "boolean":
+        shown = "true" if value else "false"
+    field = {"name": name, "key": f"arg:{name}", "label": schema.get("description") or name, "kind": kind, "value": shown}
+    field["editable"] = editable
+    if "enum" in schema:
+        field["options"] = [str(option) for option in schema["enum"]]
+    return field
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return "choice"
+    return _KINDS.get(str(schema.get("type")), "json")
+
+
+def _parsed(name: str, kind: str, text: str) -> Any:
+    if kind in ("text", "choice"):
+        return text
+    try:
+        if kind == "integer":
+            return int(text)
+        if kind == "number":
+            return float(text)
+        return json.loads(text)
+    except ValueError:
+        raise ValueError(f"{name}: {text!r} is not {'a number' if kind in ('integer', 'number') else 'valid JSON'}") from None
+
+
+def _may_edit(editable: bool | tuple[str, ...], name: str) -> bool:
+    return editable is True or (isinstance(editable, tuple) and name in editable)
+
+
+def _sentence(name: str, arguments: dict[str, Any], tool: Tool | None, ui: ToolUI | None) -> str:
+    if ui is not None and ui.describe is not None and tool is not None:
+        try:
+            return str(ui.describe(SimpleNamespace(**tool.validate(arguments))))
+        except Exception:  # a sentence that cannot be made falls back to the description
+            pass
+    description = (tool.description.split("\n\n")[0].strip() if tool is not None else "") or f"Run {name}."
+    return description
+
+
+def pending_approval(thread: Thread, items: list[dict[str, Any]], dismissed: list[str]) -> tuple[str, str] | None:
+    """The first card waiting for approval that the person has not decided nor set aside: (item id, digest)."""
+    for item in items:
+        if item.get("s") == "awaiting_approval" and item["id"] not in dismissed:
+            return item["id"], item.get("d", "")
+    return None

@@ -1,0 +1,72 @@
+"""The agent's state, mirrored in a Reflex state of the app: typed, checked, and sent with every run.
+
+The app names a Reflex state (`cui.agent_state(ReportState)`); its own fields are the part of the
+agent's state the page shows and edits. Before each run they are read fresh into the thread's
+state (so the person's edits go with it); when the agent changes the state (STATE_SNAPSHOT,
+STATE_DELTA) the new values are checked against the fields' types and written to the Reflex state
+while the agent works. A change that does not fit is refused: the state stays as it was, and the
+server log says why.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+
+from ._session_states import _own_fields, _value
+
+logger = logging.getLogger("copilot_ui.state")
+
+
+class SharedState:
+    """The fields of one Reflex state class as the agent's state."""
+
+    def __init__(self, state_type: type) -> None:
+        self.state_type = state_type
+        hints = typing.get_type_hints(state_type)
+        self.fields = [name for name in _own_fields(state_type) if not name.startswith("_") and name in hints]
+        # Every field has a default (never validated): a change checks only the fields it sends.
+        self.model: type[BaseModel] = create_model(
+            f"{state_type.__name__}AgentState",
+            __config__=ConfigDict(extra="ignore"),
+            **{name: (hints[name], None) for name in self.fields},
+        )
+
+    def read(self, state: Any) -> dict[str, Any]:
+        """The fields' values in the Reflex state, as JSON the agent reads."""
+        values = {name: _value(state, name) for name in self.fields}
+        return self.model.model_validate(values).model_dump(mode="json")
+
+    def accept(self, agent_state: Any) -> dict[str, Any] | None:
+        """The fields' values in the agent's state, checked; None when they do not fit (the change is refused)."""
+        if not isinstance(agent_state, dict):
+            logger.warning("the agent's state is not an object; %s stays as it was", self.state_type.__name__)
+            return None
+        present = {name: agent_state[name] for name in self.fields if name in agent_state}
+        try:
+            checked = self.model.model_validate(present)
+        except ValidationError as error:
+            logger.warning("the agent's state does not fit %s; it stays as it was: %s", self.state_type.__name__, error)
+            return None
+        return {name: getattr(checked, name) for name in present}
+
+    def write(self, state: Any, values: dict[str, Any]) -> None:
+        """Set the changed fields of the Reflex state."""
+        for name, value in values.items():
+            if _value(state, name) != value:
+                setattr(state, name, copy.deepcopy(value))
+
+
+_BY_TYPE: dict[type, SharedState] = {}
+
+
+def shared_state(state_type: type) -> SharedState:
+    """The SharedState of a Reflex state class (made once)."""
+    shared = _BY_TYPE.get(state_type)
+    if shared is None:
+        shared = _BY_TYPE[state_type] = SharedState(state_type)
+    return shared
