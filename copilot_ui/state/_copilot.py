@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -111,13 +111,12 @@ class CopilotState(rx.State):
         token = self.router.session.client_token
         active = _running(token)
         if active is not None:  # the running drive acts on it at once
-            active.loop.decide(active.thread, call_id, decision)
+            active.loop.decide(active.thread, call_id, decision, _shown_digest(active.thread, call_id))
             return
         async with self:
             thread = self._thread
-        if thread is None or (thread.tool_call(call_id) is None and not thread.interrupts):
+        if thread is None or not thread.decide(call_id, decision, _shown_digest(thread, call_id)):
             return
-        thread.decisions[call_id] = decision
         await self._drive(token, None)
 
     async def _drive(self, token: str, text: str | None) -> None:
@@ -174,6 +173,12 @@ class CopilotState(rx.State):
         return values
 
 
+def _shown_digest(thread: Thread, call_id: str) -> str:
+    # The card does not carry the digest it was shown with yet: the one recorded for the waiting call stands in.
+    shown = thread.awaiting.get(call_id)
+    return shown.digest if shown is not None else ""
+
+
 class _SessionStates:
     """The person's own session states, for tools declared with state=."""
 
@@ -184,3 +189,8 @@ class _SessionStates:
     async def open(self, state_type: type) -> AsyncIterator[Any]:
         async with self._owner:
             yield await self._owner.get_state(state_type)
+
+    async def run_with(self, state_type: type, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        # As before the StateAccess change: the handler runs inside one state block (the rewrite removes the lock).
+        async with self.open(state_type) as state:
+            return await handler(state)

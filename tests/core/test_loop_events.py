@@ -23,6 +23,7 @@ from copilot_ui.core import (
     ToolProgress,
     TurnEnded,
     TurnStarted,
+    UserMessageAdded,
 )
 
 from .conftest import make_loop
@@ -44,6 +45,7 @@ async def test_a_turn_with_a_tool_emits_the_events_a_ui_needs_in_order(thread):
     kinds = [type(event) for event in recorder.events]
     assert kinds == [
         TurnStarted,
+        UserMessageAdded,
         AgentRunStarted,
         MessageStarted,
         TextDelta,
@@ -65,6 +67,7 @@ async def test_a_turn_with_a_tool_emits_the_events_a_ui_needs_in_order(thread):
         AgentRunFinished,
         TurnEnded,
     ]
+    assert recorder.of(UserMessageAdded)[0].text == "weather?"
     assert recorder.of(AgentRunStarted)[1].follow_up == 1
     assert recorder.of(ToolProgress)[0].fraction == 0.5
     assert recorder.of(ToolProgress)[0].message == "asking the weather service"

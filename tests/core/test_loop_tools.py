@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import ToolExecutionEnded, ToolExecutionStarted, tool_from_function
 
-from .conftest import assert_one_result_per_call, make_loop, reply_with_results, results
+from .conftest import MemoryStates, assert_one_result_per_call, make_loop, reply_with_results, results
 
 
 async def test_a_frontend_tool_runs_and_the_follow_up_carries_its_result(thread):
@@ -367,28 +367,15 @@ async def test_sync_handlers_work_too(thread):
 
 
 async def test_a_tool_declared_with_state_gets_the_session_state_from_the_page(thread):
-    from contextlib import asynccontextmanager
-
     class Dashboard:
         theme = "light"
-
-    opened = []
-
-    class PageStates:
-        def __init__(self) -> None:
-            self.dashboard = Dashboard()
-
-        @asynccontextmanager
-        async def open(self, state_type: type):
-            opened.append(state_type)
-            yield self.dashboard
 
     async def set_theme(state: Dashboard, mode: str) -> str:
         """Set the theme."""
         state.theme = mode
         return f"Theme is now {mode}."
 
-    states = PageStates()
+    states = MemoryStates(Dashboard())
     loop, _, _ = make_loop(
         s.tool_calls_reply(("set_theme", {"mode": "dark"}, "c1")),
         s.text_reply("ok"),
@@ -396,8 +383,9 @@ async def test_a_tool_declared_with_state_gets_the_session_state_from_the_page(t
         state_access=states,
     )
     await loop.send(thread, "dark")
-    assert states.dashboard.theme == "dark"
-    assert opened == [Dashboard]
+    assert states.states[Dashboard].theme == "dark"
+    assert states.ran_with == [Dashboard]  # the page decides how (without holding its lock while the tool waits)
+    assert states.opened == []
 
 
 async def test_a_state_tool_outside_the_app_is_an_error_not_a_crash(thread):
