@@ -1,12 +1,12 @@
 """Run the agent once, from what the person queued to the reply applied to the thread.
 
-    run_agent ─┬─ the person's queued messages join the thread (a new turn starts with them)
-               ├─ over the turn limit? → "limit"
-               ├─ commit: the page shows what the tools changed before the agent sees it
-               ├─ the input (context read fresh; resume for decided interrupts) → before_agent_call
-               ├─ stream: every event verified, applied, translated for subscribers, shown to on_event
-               └─ a failure is shown once and answers the run's open calls; a cut-off reply's calls
-                  are marked; after_agent_call
+run_agent ─┬─ the person's queued messages join the thread (a new turn starts with them)
+           ├─ over the turn limit? → "limit"
+           ├─ commit: the page shows what the tools changed before the agent sees it
+           ├─ the input (context read fresh; resume for decided interrupts) → before_agent_call
+           ├─ stream: every event verified, applied, translated for subscribers, shown to on_event
+           └─ a failure is shown once and answers the run's open calls; a cut-off reply's calls
+              are marked; after_agent_call
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Settle the batch: every call without a result is prepared, then run or answered, and the batch becomes a verdict.
 
-    settle ─┬─ prepare each new call once, in call order (remembered by call id for the drive)
-            ├─ in call order: apply the person's decisions; answer what needs no run; announce what
-            │    waits; start what may run (in parallel; a sequential tool is a barrier: the calls
-            │    before it finish first, it runs alone, the calls after it start once it is done)
-            ├─ wait until a call ends or something arrives (a decision, a message); again
-            └─ finalize: every call answered → "follow_up" or "complete"; or "wait" for a person;
-               or "stop"
+settle ─┬─ prepare each new call once, in call order (remembered by call id for the drive)
+        ├─ in call order: apply the person's decisions; answer what needs no run; announce what
+        │    waits; start what may run (in parallel; a sequential tool is a barrier: the calls
+        │    before it finish first, it runs alone, the calls after it start once it is done)
+        ├─ wait until a call ends or something arrives (a decision, a message); again
+        └─ finalize: every call answered → "follow_up" or "complete"; or "wait" for a person;
+           or "stop"
 """
 
 from __future__ import annotations
