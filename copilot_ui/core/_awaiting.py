@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ag_ui.core import ToolCall
+from ag_ui.core import Interrupt, ToolCall
 
 from ._calls import canonical_json, parse_arguments
 from ._decisions import Answer, Approve, Decision, Deny
@@ -47,6 +47,19 @@ def digest_of_call(call: ToolCall) -> str:
     except ValueError:
         arguments = call.function.arguments
     return call_digest(call.function.name, arguments)
+
+
+def interrupt_as_shown(interrupt: Interrupt, call: ToolCall | None) -> Awaiting:
+    """An agent's interrupt as a person is shown it: its call (or its reason), the arguments, its message."""
+    name = call.function.name if call is not None else interrupt.reason
+    try:
+        arguments = parse_arguments(call) if call is not None else {}
+    except ValueError:
+        arguments = {}
+    kind: Kind = "approval" if interrupt.reason in ("tool_call", "confirmation") else "input"
+    message = interrupt.message or ""
+    key = interrupt.tool_call_id or interrupt.id
+    return Awaiting(key, kind, call_digest(name, arguments, message), name, arguments, message, interrupt.id)
 
 
 def fits(kind: Kind, decision: Decision) -> bool:

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ag_ui.core import Interrupt, ResumeEntry
 
-from ._awaiting import Awaiting, call_digest
-from ._calls import parse_arguments
+from ._awaiting import Awaiting, interrupt_as_shown
 from ._decisions import Answer, Approve, Decision, Deny
 from ._events import AwaitingPerson
 from ._thread import Thread
@@ -31,7 +30,7 @@ def interrupts_decided(drive: Drive) -> bool:
     """Every open interrupt has a decision (with no person to ask, every one counts as denied)."""
     if not drive.loop.ask_person:
         return True
-    return all(interrupt_key(interrupt) in drive.thread.decisions for interrupt in drive.thread.interrupts)
+    return all(_decided(drive.thread, interrupt) for interrupt in drive.thread.interrupts)
 
 
 async def announce_interrupts(drive: Drive) -> None:
@@ -43,7 +42,7 @@ async def announce_interrupts(drive: Drive) -> None:
         if before is not None and before.digest != shown.digest:
             thread.forget_waiting(shown.key)  # the agent asks something else under the same key now
             drive.announced.discard(shown.key)
-        if shown.key in drive.announced or shown.key in thread.decisions:
+        if shown.key in drive.announced or _decided(thread, interrupt):
             continue
         drive.announced.add(shown.key)
         thread.awaiting[shown.key] = shown
@@ -75,16 +74,16 @@ def use_up_interrupts(thread: Thread) -> None:
 
 
 def _as_shown(thread: Thread, interrupt: Interrupt) -> Awaiting:
-    call = thread.tool_call(interrupt.tool_call_id) if interrupt.tool_call_id else None
-    name = call.function.name if call is not None else interrupt.reason
-    try:
-        arguments = parse_arguments(call) if call is not None else {}
-    except ValueError:
-        arguments = {}
-    kind = "approval" if interrupt.reason in ("tool_call", "confirmation") else "input"
-    message = interrupt.message or ""
-    digest = call_digest(name, arguments, message)
-    return Awaiting(interrupt_key(interrupt), kind, digest, name, arguments, message, interrupt.id)
+    return interrupt_as_shown(interrupt, thread.tool_call(interrupt.tool_call_id) if interrupt.tool_call_id else None)
+
+
+def _decided(thread: Thread, interrupt: Interrupt) -> bool:
+    """Decided on as it is now: a decision made on what the interrupt said before does not count."""
+    key = interrupt_key(interrupt)
+    if key not in thread.decisions:
+        return False
+    shown = thread.awaiting.get(key)
+    return shown is None or shown.digest == _as_shown(thread, interrupt).digest  # None: the loop decided for the person
 
 
 _CANCELLED = object()

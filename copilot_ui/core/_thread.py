@@ -17,7 +17,7 @@ from typing import Any
 from ag_ui.core import Interrupt, Message, ToolMessage
 
 from .. import protocol
-from ._awaiting import Awaiting, digest_of_call, fits
+from ._awaiting import Awaiting, digest_of_call, fits, interrupt_as_shown
 from ._decisions import Decision, decision_from_json, decision_json
 
 logger = logging.getLogger("copilot_ui.core")
@@ -79,8 +79,7 @@ class Thread(protocol.Thread):
         self.decisions.pop(key, None)
 
     def _decide_for_person(self, key: str, decision: Decision) -> None:
-        """The loop decides in the person's name (they wrote instead, or stopped): no later click counts."""
-        self.awaiting.pop(key, None)
+        """The loop decides in the person's name (they wrote instead, or stopped): a later click finds it decided."""
         self.decisions[key] = decision
 
     def _refusal(self, key: str, decision: Decision, digest: str) -> str | None:
@@ -100,7 +99,11 @@ class Thread(protocol.Thread):
 
     def _still_open(self, shown: Awaiting) -> bool:
         if shown.interrupt_id is not None:
-            return any(interrupt.id == shown.interrupt_id for interrupt in self.interrupts)
+            interrupt = next((each for each in self.interrupts if each.id == shown.interrupt_id), None)
+            if interrupt is None:
+                return False
+            call = self.tool_call(interrupt.tool_call_id) if interrupt.tool_call_id else None
+            return interrupt_as_shown(interrupt, call).digest == shown.digest
         call = self.tool_call(shown.key)
         return call is not None and self.result_of(shown.key) is None and digest_of_call(call) == shown.digest
 
