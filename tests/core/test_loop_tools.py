@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from copilot_ui.agents import scripts as s
-from copilot_ui.core import ToolExecutionEnded, ToolExecutionStarted, tool_from_function
+from copilot_ui.core import ToolContext, ToolExecutionEnded, ToolExecutionStarted, tool_from_function
 
 from .conftest import MemoryStates, assert_one_result_per_call, make_loop, reply_with_results, results
 
@@ -437,3 +437,38 @@ async def test_a_tool_not_available_on_this_page_is_not_offered_and_not_run(thre
     await loop.send(thread, "refund")
     assert agent.inputs[0].tools == []
     assert "not available here" in results(thread)["c1"]
+
+
+async def test_a_long_tool_takes_short_blocks_of_state_through_its_context(thread):
+    class Dashboard:
+        exports = 0
+
+    async def export(context: ToolContext) -> str:
+        """A long export that notes itself on the dashboard."""
+        await asyncio.sleep(0.01)  # the long part holds nothing
+        async with context.state(Dashboard) as dashboard:
+            dashboard.exports += 1
+        return "exported"
+
+    states = MemoryStates(Dashboard())
+    loop, _, _ = make_loop(s.tool_calls_reply(("export", {}, "c1")), s.text_reply("ok"), tools=[export], state_access=states)
+    await loop.send(thread, "export")
+    assert states.states[Dashboard].exports == 1
+    assert states.opened == [Dashboard]
+
+
+async def test_a_tool_asking_for_state_outside_the_app_gets_a_clear_error(thread):
+    class Dashboard:
+        pass
+
+    async def export(context: ToolContext) -> str:
+        """Export."""
+        async with context.state(Dashboard):
+            return "never"
+
+    loop, _, _ = make_loop(s.tool_calls_reply(("export", {}, "c1")), s.text_reply("ok"), tools=[export])
+    await loop.send(thread, "export")
+    assert results(thread)["c1"] == (
+        "Error: RuntimeError: export asked for the app's state (Dashboard), which only the app provides: "
+        "this run has no StateAccess"
+    )
