@@ -69,7 +69,10 @@ async def settle(drive: Drive) -> Verdict:
         elif drive.wake.is_set():
             continue  # a decision came while the calls were looked at
         elif drive.thread.queued:  # the person wrote instead of deciding: their message is answered
-            await answer_open_calls(drive.thread, drive.emit, NEW_MESSAGE, "skipped")
+            skipped = open_calls(drive.thread)
+            await answer_open_calls(drive.thread, drive.emit, NEW_MESSAGE, "skipped", calls=skipped)
+            for call in skipped:
+                drive.forget(call.id)
         else:
             return "wait"
 
@@ -131,7 +134,7 @@ async def _remember(drive: Drive, call: ToolCall) -> bool:
 
 async def _answer(drive: Drive, call: ToolCall, answered: Answered) -> None:
     await record_result(drive.thread, drive.emit, call, answered.tool, answered.content, answered.is_error, answered.status)
-    drive.prepared.pop(call.id, None)
+    drive.forget(call.id)
 
 
 async def _announce(drive: Drive, call: ToolCall, waiting: Waiting) -> None:

@@ -228,6 +228,11 @@ class Drive:
         stop_running(self)
         self.wake.set()
 
+    def forget(self, call_id: str) -> None:
+        """The call has its result: should the agent re-send it without one, it is a new call, prepared and shown anew."""
+        self.prepared.pop(call_id, None)
+        self.announced.discard(call_id)
+
     def queue(self, message: QueuedMessage) -> None:
         """A message the person sent during the drive: it goes with the next run."""
         self.thread.queued.append(message)

@@ -98,7 +98,7 @@ async def _finish(drive: Drive, call: ToolCall, ready: Ready, content: str, is_e
         content, is_error = await _after_tool(drive, call, ready, content, is_error)
         await record_result(drive.thread, drive.emit, call, ready.tool, content, is_error, status)
     finally:
-        drive.prepared.pop(call.id, None)
+        drive.forget(call.id)
         drive.contexts.pop(call.id, None)
         drive.running.pop(call.id, None)
 

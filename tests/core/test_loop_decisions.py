@@ -7,6 +7,7 @@ agent changed since the person saw it is asked about again and never runs on an 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from ag_ui.core import AssistantMessage, FunctionCall, Interrupt, MessagesSnapshotEvent, ToolCall, UserMessage
@@ -157,3 +158,34 @@ async def test_an_interrupt_that_now_says_something_else_needs_a_new_decision(th
     assert len(agent.inputs) == 1  # not resumed on the approval given to another question
     asked_again = recorder.of(AwaitingPerson)[-1]
     assert (asked_again.message, asked_again.digest != asked.digest) == ("Delete every file?", True)
+
+
+async def test_a_skipped_call_that_the_agent_sends_again_is_asked_about_again(thread):
+    started = asyncio.Event()
+
+    async def report() -> str:
+        """A slow report."""
+        started.set()
+        await asyncio.sleep(0.03)
+        return "report ready"
+
+    def resend_without_the_skipped_result(run_input):
+        kept = [m for m in run_input.messages if not (m.role == "tool" and m.tool_call_id == "c1")]
+        return s.run(MessagesSnapshotEvent(messages=kept))
+
+    ran.clear()
+    loop, _, recorder = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 7}, "c1"), ("report", {}, "c2")),
+        resend_without_the_skipped_result,
+        tools=[tool_from_function(refund, approval="always"), report],
+        ask_person=True,
+    )
+    drive = asyncio.create_task(loop.send(thread, "refund and report"))
+    await started.wait()
+    await loop.send(thread, "actually, wait")  # c1 is skipped; the agent answers with c1 open again
+    outcome = await asyncio.wait_for(drive, 2)
+
+    assert outcome.status == "waiting"
+    assert [event.call_id for event in recorder.of(AwaitingPerson)] == ["c1", "c1"]
+    assert thread.awaiting["c1"].digest == recorder.of(AwaitingPerson)[-1].digest  # a click on the card counts
+    assert ran == []
