@@ -29,7 +29,6 @@ from ..protocol import new_id
 from ._agent_run import run_agent
 from ._batch import Remembered, Verdict, open_calls, settle
 from ._calls import describe_error
-from ._claims import Claim
 from ._closing import NEW_MESSAGE, answer_open_calls, close, stop_running
 from ._context import ToolContext
 from ._events import ErrorOccurred, LoopEvent, ToolCallEnded, ToolCallStarted, TurnStarted, UserMessageAdded
@@ -61,10 +60,9 @@ class Press:
 class Drive:
     """One drive of a thread: what runs, what was prepared, what waits, and whether it stops."""
 
-    def __init__(self, loop: RunLoop, thread: Thread, claim: Claim, *, press: Press | None = None) -> None:
+    def __init__(self, loop: RunLoop, thread: Thread, *, press: Press | None = None) -> None:
         self.loop = loop
         self.thread = thread
-        self.claim = claim
         self.press = press
         self.pressed: set[str] = set()  # calls a person made with a button: no approval is asked
         self.wake = asyncio.Event()  # a decision or a message arrived

@@ -186,7 +186,7 @@ class RunLoop:
         if self._drive is not None:
             raise RuntimeError("this loop is already driving a thread; send() queues a message instead")
         claim, own = _held(thread, claim)
-        drive = self._drive = claim.drive = Drive(self, thread, claim, press=press)
+        drive = self._drive = claim.drive = Drive(self, thread, press=press)
         try:
             return await drive.run(message=message, retry=retry)
         finally:
