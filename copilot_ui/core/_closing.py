@@ -21,6 +21,7 @@ from ag_ui.core import ToolCall
 
 from ._decisions import Deny
 from ._events import TurnEnded
+from ._interrupts import interrupt_key
 from ._outcome import TurnOutcome
 from ._results import Notify, Status, record_result
 from ._thread import Thread
@@ -48,7 +49,7 @@ async def answer_open_calls(
             await record_result(thread, notify, call, None, f"{prefix}: {reason}", True, status)
     if calls is None:
         for interrupt in thread.interrupts:
-            key = interrupt.tool_call_id or interrupt.id
+            key = interrupt_key(interrupt)
             if key not in thread.decisions:
                 thread._decide_for_person(key, Deny(reason))
 
