@@ -1,7 +1,12 @@
-"""The core: tools, the run loop, hooks and the thread model. Plain asyncio, no Reflex here."""
+"""The core: tools, the run loop, hooks and the thread model. Plain asyncio, no Reflex here.
 
+What an app or an integrator uses is named here; the loop's phases stay in their modules.
+"""
+
+from ._awaiting import Awaiting, call_digest
 from ._calls import parse_arguments
-from ._context import Session, ToolContext
+from ._claims import Claim, Claims, ThreadBusy, claims
+from ._context import Session, StateAccess, ToolContext
 from ._decisions import Answer, Approve, Decision, Deny
 from ._events import (
     AgentEventReceived,
@@ -12,6 +17,9 @@ from ._events import (
     LoopEvent,
     MessageEnded,
     MessageStarted,
+    ReasoningDelta,
+    ReasoningEnded,
+    ReasoningStarted,
     StateChanged,
     TextDelta,
     ToolCallArguments,
@@ -22,25 +30,29 @@ from ._events import (
     ToolProgress,
     TurnEnded,
     TurnStarted,
+    UserMessageAdded,
 )
 from ._hooks import Block, CallInfo, Hooks, Replace, Rewrite, Stop, ToolResult
-from ._loop import LoopLimits, RunLoop, StateAccess, TurnOutcome
+from ._loop import LoopLimits, RunLoop
+from ._outcome import TurnOutcome
 from ._results import result_text
-from ._thread import Thread, TurnBook
-from ._toolbox import WILDCARD, Toolbox
+from ._thread import QueuedMessage, Thread
+from ._toolbox import Toolbox
 from ._tools import ArgumentsInvalid, Tool, tool_from_function
 
 __all__ = [
-    "WILDCARD",
     "AgentEventReceived",
     "AgentRunFinished",
     "AgentRunStarted",
     "Answer",
     "Approve",
     "ArgumentsInvalid",
+    "Awaiting",
     "AwaitingPerson",
     "Block",
     "CallInfo",
+    "Claim",
+    "Claims",
     "Decision",
     "Deny",
     "ErrorOccurred",
@@ -49,6 +61,10 @@ __all__ = [
     "LoopLimits",
     "MessageEnded",
     "MessageStarted",
+    "QueuedMessage",
+    "ReasoningDelta",
+    "ReasoningEnded",
+    "ReasoningStarted",
     "Replace",
     "Rewrite",
     "RunLoop",
@@ -58,6 +74,7 @@ __all__ = [
     "Stop",
     "TextDelta",
     "Thread",
+    "ThreadBusy",
     "Tool",
     "ToolCallArguments",
     "ToolCallEnded",
@@ -68,10 +85,12 @@ __all__ = [
     "ToolProgress",
     "ToolResult",
     "Toolbox",
-    "TurnBook",
     "TurnEnded",
     "TurnOutcome",
     "TurnStarted",
+    "UserMessageAdded",
+    "call_digest",
+    "claims",
     "parse_arguments",
     "result_text",
     "tool_from_function",

@@ -1,11 +1,18 @@
-"""What a run knows about where it happens (the session) and what a tool handler is given (its context)."""
+"""Where a run happens (the session), what a tool handler is given (its context), and how it reaches the app's state.
+
+A tool never holds the session's state across its own waiting: a tool declared with `state=` runs
+through StateAccess.run_with (the UI layer decides how its changes reach the session without
+locking it while the handler waits), and a long tool without `state=` takes short blocks with
+`async with context.state(SomeState) as state:` when it needs to read or change something.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -17,6 +24,21 @@ class Session:
     data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
+class StateAccess(Protocol):
+    """How tools reach the session's state (the UI layer provides it)."""
+
+    def open(self, state_type: type) -> AbstractAsyncContextManager[Any]:
+        """A short block with the session's state of this type, changeable inside it."""
+        ...
+
+    async def run_with(self, state_type: type, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        """Run a tool handler that takes this state; its changes reach the session.
+
+        The session is not locked while the handler waits.
+        """
+        ...
+
+
 @dataclass
 class ToolContext:
     """Given to a tool handler that asks for it (a parameter annotated ToolContext)."""
@@ -26,14 +48,27 @@ class ToolContext:
     session: Session
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
     _report: Callable[[float | None, str], None] | None = field(default=None, repr=False)
+    _state_access: StateAccess | None = field(default=None, repr=False)
 
     def progress(self, fraction: float | None = None, message: str = "") -> None:
         """Show how far the tool has come (fraction 0..1, or None when unknown) and what it does now.
 
-        Updates after the call has finished are ignored.
+        Subscribers get it before the call's end; updates after the call has finished are ignored.
         """
         if self._report is not None:
             self._report(None if fraction is None else min(1.0, max(0.0, float(fraction))), message)
+
+    def state(self, state_type: type) -> AbstractAsyncContextManager[Any]:
+        """A short block with the session's state of this type: `async with context.state(Dashboard) as state:`.
+
+        Keep the block short (no network inside it): the session may be locked while it is open.
+        """
+        if self._state_access is None:
+            raise RuntimeError(
+                f"{self.tool_name} asked for the app's state ({state_type.__name__}), which only the app provides: "
+                "this run has no StateAccess"
+            )
+        return self._state_access.open(state_type)
 
     @property
     def is_cancelled(self) -> bool:

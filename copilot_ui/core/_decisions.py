@@ -28,3 +28,22 @@ class Answer:
 
 
 Decision = Union[Approve, Deny, Answer]
+
+
+def decision_json(decision: Decision) -> dict[str, Any]:
+    """A decision as a JSON object (for stores)."""
+    if isinstance(decision, Approve):
+        return {"kind": "approve", "arguments": decision.arguments}
+    if isinstance(decision, Deny):
+        return {"kind": "deny", "reason": decision.reason}
+    return {"kind": "answer", "value": decision.value}
+
+
+def decision_from_json(saved: dict[str, Any]) -> Decision:
+    """The decision decision_json() wrote."""
+    kind = saved.get("kind")
+    if kind == "approve":
+        return Approve(saved.get("arguments"))
+    if kind == "deny":
+        return Deny(saved.get("reason", ""))
+    return Answer(saved.get("value"))

@@ -1,8 +1,8 @@
 """Everything observable in a run leaves the loop as one of these events; a UI is a subscriber.
 
-Text and tool-call events mirror the AG-UI stream; the others say what the loop itself does:
-tools starting, progressing and ending (in the order they end), calls waiting for a person,
-errors, and the run starting and ending.
+Text, reasoning and tool-call events mirror the AG-UI stream; the others say what the loop itself
+does: a person's message added, tools starting, progressing and ending (in the order they end),
+calls waiting for a person, errors, and the run starting and ending.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ag_ui.core import BaseEvent
+
+from ._thread import QueuedMessage
 
 
 class LoopEvent:
@@ -26,11 +28,25 @@ class TurnStarted(LoopEvent):
 
 @dataclass(frozen=True)
 class TurnEnded(LoopEvent):
-    """The loop stopped working on a thread: done, waiting for a person, stopped, or failed."""
+    """The loop stopped working on a thread: done, waiting for a person, stopped, or failed.
+
+    `returned`: messages the person wrote during a drive that was stopped; they were not sent, and
+    go back into the message box.
+    """
 
     thread_id: str
     status: str
     message: str = ""
+    returned: tuple[QueuedMessage, ...] = ()
+
+
+@dataclass(frozen=True)
+class UserMessageAdded(LoopEvent):
+    """A person's message joined the thread: at once (queued False), or one queued during a run, as it now goes."""
+
+    message_id: str
+    text: str
+    queued: bool
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,28 @@ class TextDelta(LoopEvent):
 @dataclass(frozen=True)
 class MessageEnded(LoopEvent):
     """A message is complete."""
+
+    message_id: str
+
+
+@dataclass(frozen=True)
+class ReasoningStarted(LoopEvent):
+    """The agent began a reasoning message (shown collapsed above its reply)."""
+
+    message_id: str
+
+
+@dataclass(frozen=True)
+class ReasoningDelta(LoopEvent):
+    """More of a reasoning message."""
+
+    message_id: str
+    delta: str
+
+
+@dataclass(frozen=True)
+class ReasoningEnded(LoopEvent):
+    """A reasoning message is complete."""
 
     message_id: str
 
@@ -122,12 +160,17 @@ class ToolExecutionEnded(LoopEvent):
     tool_name: str
     result: str
     is_error: bool
-    status: Literal["complete", "error", "denied", "aborted", "dropped"] = "complete"
+    # skipped: the person wrote a new message instead of deciding; dropped: its conversation was cleared meanwhile
+    status: Literal["complete", "error", "denied", "skipped", "aborted", "dropped"] = "complete"
 
 
 @dataclass(frozen=True)
 class AwaitingPerson(LoopEvent):
-    """A call waits for a person: approval before it runs, or their answer (human in the loop)."""
+    """A call waits for a person: approval before it runs, or their answer (human in the loop).
+
+    A decision on it counts only with this `digest` (RunLoop.decide): it binds the decision to the
+    call as shown here.
+    """
 
     call_id: str
     tool_name: str
@@ -135,6 +178,7 @@ class AwaitingPerson(LoopEvent):
     kind: Literal["approval", "input"]
     message: str = ""
     interrupt_id: str | None = None
+    digest: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,30 @@
-"""A handler's return value as the text of a tool result: None → "", str as is, models and data → JSON."""
+"""A call's result: a handler's return value as text, and recording it, the one way a call gets its result.
+
+recording writes the result after the call's assistant message (in call order), uses up what
+waited on the call (Thread._index), books what the result asks of the turn (a follow-up, the end
+of the run, nothing), and tells subscribers how the call ended.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
 
+from ag_ui.core import ToolCall
 from pydantic import BaseModel
+
+from ._events import LoopEvent, ToolExecutionEnded
+from ._thread import Thread
+from ._tools import Tool
+
+Notify = Callable[[LoopEvent], Awaitable[None]]
+Status = Literal["complete", "error", "denied", "skipped", "aborted"]
 
 
 def result_text(value: Any) -> str:
-    """The text the agent reads for a handler's return value."""
+    """The text the agent reads for a handler's return value: None → "", str as is, models and data → JSON."""
     if value is None:
         return ""
     if isinstance(value, str):
@@ -25,6 +39,34 @@ def result_text(value: Any) -> str:
         return str(value)
 
 
+def error_text(message: str) -> str:
+    """The text of an error result (CopilotKit's form, which agents already understand)."""
+    return f"Error: {message}"
+
+
+async def record_result(
+    thread: Thread, notify: Notify, call: ToolCall, tool: Tool | None, content: str, is_error: bool, status: Status
+) -> None:
+    """Give the call its result (a second result for a call is never written) and say so."""
+    text = error_text(content) if is_error and not content.startswith("Error") else content
+    written = thread.add_tool_result(call.id, text, error=content if is_error else None)
+    if written is None:  # the call's message left the thread meanwhile: written nowhere, asks nothing
+        shown_status = "dropped"
+    else:
+        shown_status = status
+        thread.turn.batch[call.id] = _wish(tool, is_error)
+    await notify(ToolExecutionEnded(call.id, call.function.name, text, is_error, shown_status))  # type: ignore[arg-type]
+
+
+def _wish(tool: Tool | None, is_error: bool) -> str:
+    """What a result asks of the turn: an error is always shown to the agent; a tool says the rest."""
+    if tool is not None and tool.completes_run and not is_error:
+        return "complete_run"
+    if is_error or tool is None or tool.follow_up:
+        return "follow_up"
+    return "quiet"
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
@@ -33,8 +75,3 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
     return str(value)
-
-
-def error_text(message: str) -> str:
-    """The text of an error result (CopilotKit's form, which agents already understand)."""
-    return f"Error: {message}"

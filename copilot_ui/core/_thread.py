@@ -2,51 +2,159 @@
 
 Everything the loop needs to decide its next step lives here, so that a thread saved while it
 waits for a person (or when the server restarts) is resumed by a click, a reload or another
-worker: the person's decisions, and the counters of the current turn.
+worker: what waits for a person and as what it was shown, the person's decisions, the messages
+they queued during a run, and the book of the current turn. bookkeeping_json() and
+restore_bookkeeping() carry all of it through a store.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import logging
+from dataclasses import dataclass, field
 from typing import Any
 
-from ag_ui.core import Message
+from ag_ui.core import Interrupt, Message, ToolMessage
 
 from .. import protocol
-from ._decisions import Decision
+from ._awaiting import Awaiting, digest_of_call, fits, interrupt_as_shown
+from ._decisions import Decision, decision_from_json, decision_json
+
+logger = logging.getLogger("copilot_ui.core")
+
+
+@dataclass(frozen=True)
+class QueuedMessage:
+    """A message the person wrote while the loop was busy; it goes with the agent's next run."""
+
+    id: str
+    text: str
 
 
 @dataclass
 class TurnBook:
-    """Counters and flags of the current turn (from a person's message until the agent is done)."""
+    """The book of the current turn (from a person's message until the agent is done)."""
 
     agent_runs: int = 0  # runs of the agent in this turn, the first included
     follow_up_due: bool = False  # every call of the last batch has its result and one wants a follow-up
-    batch_wants_follow_up: bool = False
-    batch_completed_run: bool = False
+    batch: dict[str, str] = field(default_factory=dict)  # call id → what its result asks: follow_up, complete_run, quiet
     last_call_signature: str | None = None
     same_call_streak: int = 0  # replies in a row that made the same call
     last_call_run: int = 0  # the agent run (of this turn) that made the last call counted
     last_sent_message_id: str | None = None  # the last message of the thread when the agent last ran
+    failed: str | None = None  # the error of the last agent run, when it failed (RunLoop.retry runs it again)
+    failed_after: str | None = None  # the last message before the failed run added any (None: from the start)
 
 
 class Thread(protocol.Thread):
     """An AG-UI thread with the run loop's bookkeeping."""
 
     def __init__(self, thread_id: str | None = None, messages: Any = (), state: Any = None) -> None:
-        super().__init__(thread_id, messages, state)
-        self.decisions: dict[str, Decision] = {}  # by call id (or interrupt id)
+        # Set before the messages are indexed: a result among them uses up its call's decision.
+        self.decisions: dict[str, Decision] = {}  # by the key of what waits (call id or interrupt key)
+        self.awaiting: dict[str, Awaiting] = {}  # what waits for a person now, as it was shown
+        self.queued: list[QueuedMessage] = []
         self.turn = TurnBook()
+        super().__init__(thread_id, messages, state)
+
+    # A person decides
+
+    def decide(self, key: str, decision: Decision, digest: str) -> bool:
+        """Record a person's decision on what waits under `key`; False (with a warning in the log) if it does not count.
+
+        It counts only when something waits under that key now, `digest` is the digest it was shown
+        with, the decision fits the kind of wait (Approve or Deny an approval; Answer or Deny a
+        question), and nothing was decided on it yet.
+        """
+        refusal = self._refusal(key, decision, digest)
+        if refusal is not None:
+            logger.warning("a decision on %r in thread %r was refused: %s", key, self.id, refusal)
+            return False
+        self.decisions[key] = decision
+        return True
+
+    def forget_waiting(self, key: str) -> None:
+        """Nothing waits under this key any more: its record and any decision on it are gone."""
+        self.awaiting.pop(key, None)
+        self.decisions.pop(key, None)
+
+    def _decide_for_person(self, key: str, decision: Decision) -> None:
+        """The loop decides in the person's name (they wrote instead, or stopped): a later click finds it decided."""
+        self.decisions[key] = decision
+
+    def _refusal(self, key: str, decision: Decision, digest: str) -> str | None:
+        shown = self.awaiting.get(key)
+        if shown is None:
+            return "nothing waits for a person under this key"
+        if key in self.decisions:
+            return "it was already decided"
+        if digest != shown.digest:
+            return "the decision was made on another version of the call than the one waiting"
+        if not fits(shown.kind, decision):
+            return f"{type(decision).__name__} does not answer a request for {shown.kind}"
+        if not self._still_open(shown):
+            del self.awaiting[key]
+            return "it is no longer open"
+        return None
+
+    def _still_open(self, shown: Awaiting) -> bool:
+        if shown.interrupt_id is not None:
+            interrupt = next((each for each in self.interrupts if each.id == shown.interrupt_id), None)
+            if interrupt is None:
+                return False
+            call = self.tool_call(interrupt.tool_call_id) if interrupt.tool_call_id else None
+            return interrupt_as_shown(interrupt, call).digest == shown.digest
+        call = self.tool_call(shown.key)
+        return call is not None and self.result_of(shown.key) is None and digest_of_call(call) == shown.digest
+
+    def last_message(self) -> Message | None:
+        """The last message of the thread, if any (without copying the list)."""
+        return self.message(self._messages[-1].id) if self._messages else None
+
+    # Turns
 
     def start_turn(self) -> None:
-        """A person spoke: the counters start again."""
+        """A person spoke: the book starts again."""
         self.turn = TurnBook()
 
     def clear(self) -> None:
-        """Forget everything: messages, state, decisions, counters."""
+        """Forget everything: messages, state, what waits, decisions, queued messages, the turn."""
         super().clear()
-        self.decisions = {}
+        self.decisions, self.awaiting, self.queued = {}, {}, []
         self.turn = TurnBook()
+
+    def replace_messages(self, messages: Any) -> None:
+        """Start again from these messages; what waited on a call that is gone waits no more."""
+        super().replace_messages(messages)
+        for key, shown in list(self.awaiting.items()):
+            if shown.interrupt_id is None and self.tool_call(key) is None:
+                self.forget_waiting(key)
+
+    def _index(self, message: Message) -> None:
+        super()._index(message)
+        if isinstance(message, ToolMessage):  # a call with its result waits for no one: its decision is used up
+            self.forget_waiting(message.tool_call_id)
+
+    # Stores
+
+    def bookkeeping_json(self) -> dict[str, Any]:
+        """The loop's bookkeeping as JSON values: what a store keeps beside the messages to resume the thread."""
+        return {
+            "decisions": {key: decision_json(decision) for key, decision in self.decisions.items()},
+            "awaiting": [dataclasses.asdict(shown) for shown in self.awaiting.values()],
+            "turn": dataclasses.asdict(self.turn),
+            "interrupts": [interrupt.model_dump(mode="json", by_alias=True) for interrupt in self.interrupts],
+            "queued": [dataclasses.asdict(message) for message in self.queued],
+        }
+
+    def restore_bookkeeping(self, saved: dict[str, Any]) -> None:
+        """Take back what bookkeeping_json() wrote (keys it does not know, or lacks, are skipped)."""
+        self.decisions = {key: decision_from_json(value) for key, value in saved.get("decisions", {}).items()}
+        self.awaiting = {value["key"]: Awaiting(**value) for value in saved.get("awaiting", [])}
+        known = {item.name for item in dataclasses.fields(TurnBook)}
+        self.turn = TurnBook(**{name: value for name, value in saved.get("turn", {}).items() if name in known})
+        self.interrupts = [Interrupt.model_validate(value) for value in saved.get("interrupts", [])]
+        self.queued = [QueuedMessage(**value) for value in saved.get("queued", [])]
 
     @classmethod
     def from_messages(cls, messages: list[Message], state: Any = None, thread_id: str | None = None) -> Thread:

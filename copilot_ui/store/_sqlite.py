@@ -1,13 +1,13 @@
 """Threads kept in SQL: SQLite by default, one row per thread, written whole at the end of a turn.
 
 A thread is stored as AG-UI JSON (its messages and state, readable by any AG-UI client) plus the run
-loop's bookkeeping (the person's decisions and the turn's counters), so that a thread waiting for a
-person is resumed after a restart exactly where it stopped.
+loop's bookkeeping (Thread.bookkeeping_json: what waits for a person, their decisions, the messages
+they queued, the turn's book), so that a thread waiting for a person is resumed after a restart
+exactly where it stopped.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
 import time
@@ -20,7 +20,7 @@ from typing import Any
 from ag_ui.core import Message
 from pydantic import TypeAdapter
 
-from ..core import Answer, Approve, Decision, Deny, Thread, TurnBook
+from ..core import Thread
 
 _MESSAGES = TypeAdapter(list[Message])
 _SCHEMA = """
@@ -61,7 +61,7 @@ class ThreadStore:
             _title(messages),
             _MESSAGES.dump_json(messages, by_alias=True).decode(),
             json.dumps(thread.state, default=str),
-            json.dumps(_bookkeeping(thread)),
+            json.dumps(thread.bookkeeping_json()),
             time.time(),
         )
         with self._connection() as db:
@@ -74,7 +74,7 @@ class ThreadStore:
         if row is None:
             return None
         thread = Thread(thread_id, _MESSAGES.validate_json(row[0]), json.loads(row[1]))
-        _restore_bookkeeping(thread, json.loads(row[2]))
+        thread.restore_bookkeeping(json.loads(row[2]))
         return thread
 
     def recent(self, limit: int = 50) -> list[ThreadSummary]:
@@ -104,36 +104,3 @@ def _title(messages: list[Any]) -> str:
             text = " ".join(message.content.split())
             return text if len(text) <= 80 else text[:79] + "…"
     return "New conversation"
-
-
-def _bookkeeping(thread: Thread) -> dict[str, Any]:
-    return {
-        "decisions": {key: _decision_json(decision) for key, decision in thread.decisions.items()},
-        "turn": dataclasses.asdict(thread.turn),
-        "interrupts": [interrupt.model_dump(mode="json", by_alias=True) for interrupt in thread.interrupts],
-    }
-
-
-def _restore_bookkeeping(thread: Thread, saved: dict[str, Any]) -> None:
-    from ag_ui.core import Interrupt
-
-    thread.decisions = {key: _decision(value) for key, value in saved.get("decisions", {}).items()}
-    thread.turn = TurnBook(**saved.get("turn", {}))
-    thread.interrupts = [Interrupt.model_validate(value) for value in saved.get("interrupts", [])]
-
-
-def _decision_json(decision: Decision) -> dict[str, Any]:
-    if isinstance(decision, Approve):
-        return {"kind": "approve", "arguments": decision.arguments}
-    if isinstance(decision, Deny):
-        return {"kind": "deny", "reason": decision.reason}
-    return {"kind": "answer", "value": decision.value}
-
-
-def _decision(saved: dict[str, Any]) -> Decision:
-    kind = saved.get("kind")
-    if kind == "approve":
-        return Approve(saved.get("arguments"))
-    if kind == "deny":
-        return Deny(saved.get("reason", ""))
-    return Answer(saved.get("value"))

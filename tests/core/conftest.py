@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -33,6 +35,24 @@ def make_loop(*scripts: Any, tools: list[Any] = (), **options: Any) -> tuple[Run
     recorder = Recorder()
     loop = RunLoop(agent, toolbox, emit=recorder, **options)
     return loop, agent, recorder
+
+
+class MemoryStates:
+    """The session's states in memory: a StateAccess as a UI layer gives it, recording how tools reached them."""
+
+    def __init__(self, *states: Any) -> None:
+        self.states = {type(state): state for state in states}
+        self.opened: list[type] = []  # short blocks
+        self.ran_with: list[type] = []  # handlers of tools declared with state=
+
+    @asynccontextmanager
+    async def open(self, state_type: type) -> AsyncIterator[Any]:
+        self.opened.append(state_type)
+        yield self.states[state_type]
+
+    async def run_with(self, state_type: type, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        self.ran_with.append(state_type)
+        return await handler(self.states[state_type])
 
 
 def reply_with_results(prefix: str = "Results: "):

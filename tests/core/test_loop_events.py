@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ag_ui.core import CustomEvent
+from ag_ui.core import CustomEvent, ReasoningMessageContentEvent, ReasoningMessageEndEvent, ReasoningMessageStartEvent
 
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import (
@@ -13,6 +13,9 @@ from copilot_ui.core import (
     AgentRunStarted,
     MessageEnded,
     MessageStarted,
+    ReasoningDelta,
+    ReasoningEnded,
+    ReasoningStarted,
     TextDelta,
     ToolCallArguments,
     ToolCallEnded,
@@ -23,6 +26,7 @@ from copilot_ui.core import (
     ToolProgress,
     TurnEnded,
     TurnStarted,
+    UserMessageAdded,
 )
 
 from .conftest import make_loop
@@ -44,6 +48,7 @@ async def test_a_turn_with_a_tool_emits_the_events_a_ui_needs_in_order(thread):
     kinds = [type(event) for event in recorder.events]
     assert kinds == [
         TurnStarted,
+        UserMessageAdded,
         AgentRunStarted,
         MessageStarted,
         TextDelta,
@@ -65,6 +70,7 @@ async def test_a_turn_with_a_tool_emits_the_events_a_ui_needs_in_order(thread):
         AgentRunFinished,
         TurnEnded,
     ]
+    assert recorder.of(UserMessageAdded)[0].text == "weather?"
     assert recorder.of(AgentRunStarted)[1].follow_up == 1
     assert recorder.of(ToolProgress)[0].fraction == 0.5
     assert recorder.of(ToolProgress)[0].message == "asking the weather service"
@@ -134,3 +140,38 @@ async def test_each_tool_end_event_says_how_the_call_ended(thread):
     await loop.send(thread, "go")
     ended = {event.call_id: (event.is_error, event.status) for event in recorder.of(ToolExecutionEnded)}
     assert ended == {"a": (True, "error"), "b": (False, "complete")}
+
+
+async def test_progress_reaches_subscribers_before_the_call_ends(thread):
+    seen: list[str] = []
+
+    async def slow_subscriber(event):
+        if isinstance(event, ToolProgress):
+            await asyncio.sleep(0.02)  # a UI that writes each update somewhere, and takes its time
+        seen.append(type(event).__name__)
+
+    async def export(context: ToolContext) -> str:
+        """Export."""
+        context.progress(0.5, "half way")
+        return "exported"
+
+    loop, _, _ = make_loop(s.tool_calls_reply(("export", {}, "c1")), s.text_reply("ok"), tools=[export])
+    loop.emit = slow_subscriber
+    await loop.send(thread, "export")
+    assert seen.index("ToolProgress") < seen.index("ToolExecutionEnded")
+
+
+async def test_reasoning_reaches_subscribers_as_its_own_events(thread):
+    thinking = [
+        ReasoningMessageStartEvent(message_id="r1", role="reasoning"),
+        ReasoningMessageContentEvent(message_id="r1", delta="The user wants "),
+        ReasoningMessageContentEvent(message_id="r1", delta="a greeting."),
+        ReasoningMessageEndEvent(message_id="r1"),
+    ]
+    loop, _, recorder = make_loop(s.run(thinking, s.text("Hello!")))
+    await loop.send(thread, "hi")
+    assert recorder.of(ReasoningStarted) == [ReasoningStarted("r1")]
+    assert "".join(event.delta for event in recorder.of(ReasoningDelta)) == "The user wants a greeting."
+    assert recorder.of(ReasoningEnded) == [ReasoningEnded("r1")]
+    assert not recorder.of(TextDelta)[0].delta.startswith("The user")  # reasoning is not the reply
+    assert thread.message("r1").content == "The user wants a greeting."

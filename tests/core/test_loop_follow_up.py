@@ -319,3 +319,57 @@ async def test_driving_a_thread_with_nothing_to_do_sends_nothing(thread):
     await loop.send(thread, "hello")
     assert (await loop.drive(thread)).status == "done"  # the agent already answered
     assert len(agent.inputs) == 1
+
+
+async def test_repeated_identical_calls_to_an_unknown_tool_are_stopped_at_the_detection_threshold(thread):
+    loop, agent, _ = make_loop(*[s.tool_calls_reply(("translate", {"text": "hi"})) for _ in range(10)])
+    outcome = await loop.send(thread, "translate")
+    assert outcome.status == "stopped"  # it used to run the agent 26 times, until the turn limit
+    assert "kept calling translate" in outcome.message
+    assert len(agent.inputs) == 4
+    assert_one_result_per_call(thread)
+
+
+async def test_repeated_identical_calls_with_invalid_arguments_are_stopped_too(thread):
+    loop, agent, _ = make_loop(*[s.tool_calls_reply(("note", '{"text": "unterminated')) for _ in range(10)], tools=[note])
+    outcome = await loop.send(thread, "note")
+    assert outcome.status == "stopped"
+    assert len(agent.inputs) == 4
+
+
+async def test_a_failed_agent_run_shows_its_error_once(thread):
+    loop, _, recorder = make_loop([*s.run()[:1], RunErrorEvent(message="the model provider is overloaded", code="busy")])
+    await loop.send(thread, "hi")
+    assert [(event.message, event.code) for event in recorder.of(ErrorOccurred)] == [("the model provider is overloaded", "busy")]
+
+
+async def test_retry_runs_the_failed_step_again_on_the_same_messages(thread):
+    broken = [*s.run(s.text("Here is the first half", message_id="m1"))[:-2], AgentError("the connection was cut")]
+    loop, agent, _ = make_loop(broken, s.text_reply("Here is all of it."))
+    assert (await loop.send(thread, "tell me")).status == "error"
+
+    outcome = await loop.retry(thread)
+    assert outcome.status == "done"
+    assert [m.id for m in agent.inputs[1].messages] == [m.id for m in agent.inputs[0].messages]  # the user message once
+    assert [(m.role, m.content) for m in thread.messages] == [("user", "tell me"), ("assistant", "Here is all of it.")]
+
+
+async def test_retry_of_a_run_with_calls_drops_their_not_run_results_and_runs_the_agent_again(thread):
+    failing = [*s.run(s.tool_call("note", {"text": "a"}, call_id="c1"))[:-1], RunErrorEvent(message="overloaded")]
+    loop, _agent, _ = make_loop(failing, s.tool_calls_reply(("note", {"text": "a"}, "c2")), s.text_reply("noted"), tools=[note])
+    await loop.send(thread, "note a")
+    assert "the agent's run failed" in results(thread)["c1"]
+
+    assert (await loop.retry(thread)).status == "done"
+    assert results(thread) == {"c2": "noted a"}
+    assert_one_result_per_call(thread)
+
+
+async def test_retry_when_nothing_failed_is_refused_clearly(thread):
+    import pytest
+
+    loop, agent, _ = make_loop(s.text_reply("fine"))
+    await loop.send(thread, "hi")
+    with pytest.raises(RuntimeError, match="nothing to retry"):
+        await loop.retry(thread)
+    assert len(agent.inputs) == 1

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 from ag_ui.core import Context, EventType, RunAgentInput
 
 from copilot_ui.agents import scripts as s
-from copilot_ui.core import Block, Hooks, Replace, Rewrite, Stop
+from copilot_ui.core import Approve, AwaitingPerson, Block, Hooks, Replace, Rewrite, Stop, tool_from_function
 
 from .conftest import assert_one_result_per_call, make_loop, reply_with_results, results
 
@@ -146,3 +149,74 @@ async def test_a_run_hook_that_raises_ends_the_turn_with_an_error_not_a_crash(th
     assert outcome.status == "error"
     assert "audit log unavailable" in outcome.message
     assert agent.inputs == []
+
+
+async def test_hooks_repairs_and_approval_policies_run_once_per_call_even_behind_a_sequential_tool(thread):
+    seen: list[str] = []
+
+    async def slow() -> str:
+        """Slow."""
+        await asyncio.sleep(0.03)
+        return "slow"
+
+    def write(value: str) -> str:
+        """Write (alone)."""
+        return "written"
+
+    def repair(arguments: dict) -> dict:
+        seen.append("repair")
+        return arguments
+
+    def policy(arguments: dict) -> bool:
+        seen.append("policy")
+        return False
+
+    hooks = Hooks(before_tool=[lambda call: seen.append(f"before_tool {call.call_id}")])
+    tools = [slow, tool_from_function(write, mode="sequential", prepare_arguments=repair, approval=policy)]
+    loop, _, _ = make_loop(
+        s.tool_calls_reply(("slow", {}, "a"), ("write", {"value": "x"}, "b")), s.text_reply("ok"), tools=tools, hooks=hooks
+    )
+    await loop.send(thread, "go")  # "write" waits for "slow" to finish: the loop looks at it more than once
+    assert sorted(seen) == ["before_tool a", "before_tool b", "policy", "repair"]
+    assert results(thread) == {"a": "slow", "b": "written"}
+
+
+async def test_a_before_tool_hook_runs_before_the_approval_so_the_person_sees_the_rewritten_call(thread):
+    hooks = Hooks(before_tool=[lambda call: Rewrite({**call.arguments, "amount": 100})])
+    loop, _, recorder = make_loop(
+        one_transfer(5000),
+        s.text_reply("ok"),
+        tools=[tool_from_function(transfer, approval="always")],
+        hooks=hooks,
+        ask_person=True,
+    )
+    await loop.send(thread, "pay bob")
+    (waiting,) = recorder.of(AwaitingPerson)
+    assert waiting.arguments == {"amount": 100, "to": "bob"}
+    loop.decide(thread, "c1", Approve(), waiting.digest)
+    await loop.drive(thread)
+    assert results(thread)["c1"] == "sent 100 to bob"
+
+
+async def test_a_failing_tool_is_logged_with_its_traceback_and_its_result_shows_only_the_message(thread, caplog):
+    def divide(a: int, b: int) -> float:
+        """Divide."""
+        return a / b
+
+    loop, _, _ = make_loop(s.tool_calls_reply(("divide", {"a": 1, "b": 0}, "c1")), s.text_reply("ok"), tools=[divide])
+    with caplog.at_level(logging.WARNING, logger="copilot_ui.core"):
+        await loop.send(thread, "divide")
+    (logged,) = [record for record in caplog.records if record.exc_info]
+    assert logged.exc_info[0] is ZeroDivisionError and "divide" in logged.getMessage()
+    assert results(thread)["c1"] == "Error: ZeroDivisionError: division by zero"  # no traceback for people
+
+
+async def test_a_failing_hook_is_logged_with_its_traceback(thread, caplog):
+    def broken(call):
+        raise RuntimeError("policy service down")
+
+    loop, _, _ = make_loop(one_transfer(), s.text_reply("ok"), tools=[transfer], hooks=Hooks(before_tool=[broken]))
+    with caplog.at_level(logging.WARNING, logger="copilot_ui.core"):
+        await loop.send(thread, "pay bob")
+    assert any(record.exc_info and record.exc_info[0] is RuntimeError for record in caplog.records)
+    assert "Traceback" not in results(thread)["c1"]

@@ -38,7 +38,7 @@ async def test_a_call_that_needs_approval_waits_and_runs_once_approved(thread):
     assert results(thread) == {}
     assert len(agent.inputs) == 1
 
-    loop.decide(thread, "c1", Approve())
+    assert loop.decide(thread, "c1", Approve(), waiting.digest)  # the digest binds it to the call shown
     outcome = await loop.drive(thread)
     assert outcome.status == "done"
     assert results(thread) == {"c1": "refunded order 7"}
@@ -54,8 +54,8 @@ async def test_approval_with_edited_arguments_runs_with_them_after_validating_th
         ask_person=True,
     )
     await loop.send(thread, "refund")
-    loop.decide(thread, "c1", Approve(arguments={"order_id": 9}))
-    loop.decide(thread, "c2", Approve(arguments={"order_id": "nine"}))
+    loop.decide(thread, "c1", Approve(arguments={"order_id": 9}), thread.awaiting["c1"].digest)
+    loop.decide(thread, "c2", Approve(arguments={"order_id": "nine"}), thread.awaiting["c2"].digest)
     await loop.drive(thread)
     outcome = results(thread)
     assert outcome["c1"] == "refunded order 9"
@@ -77,7 +77,7 @@ async def test_a_denied_call_tells_the_agent_why_and_the_agent_continues(thread)
         ask_person=True,
     )
     await loop.send(thread, "clean up")
-    loop.decide(thread, "c1", Deny("that is the system folder"))
+    loop.decide(thread, "c1", Deny("that is the system folder"), thread.awaiting["c1"].digest)
     outcome = await loop.drive(thread)
     assert ran == []
     assert results(thread)["c1"] == "Error: denied by the user: that is the system folder"
@@ -132,7 +132,7 @@ async def test_calls_that_need_no_person_are_not_held_back_by_one_that_waits(thr
     assert results(thread) == {"c2": "order 7 is paid"}  # ran, and is in the thread while c1 waits
     assert len(agent.inputs) == 1  # no follow-up until every call has its result
 
-    loop.decide(thread, "c1", Approve())
+    loop.decide(thread, "c1", Approve(), thread.awaiting["c1"].digest)
     await loop.drive(thread)
     assert [m.tool_call_id for m in agent.inputs[1].messages if m.role == "tool"] == ["c1", "c2"]
 
@@ -154,7 +154,7 @@ async def test_a_decision_made_while_other_tools_run_is_acted_on_in_the_same_dri
     drive = asyncio.create_task(loop.send(thread, "refund and report"))
     while not recorder.of(AwaitingPerson):
         await asyncio.sleep(0.005)
-    loop.decide(thread, "c1", Approve())
+    loop.decide(thread, "c1", Approve(), thread.awaiting["c1"].digest)
     await asyncio.sleep(0.02)
     assert results(thread).get("c1") == "refunded order 7"  # approved and run while c2 still runs
     gate.set()
@@ -175,7 +175,7 @@ async def test_a_human_in_the_loop_call_takes_the_persons_answer_as_its_result(t
     assert outcome.status == "waiting"
     assert recorder.of(AwaitingPerson)[0].kind == "input"
 
-    loop.decide(thread, "c1", Answer({"approved": True, "steps": ["a"]}))
+    loop.decide(thread, "c1", Answer({"approved": True, "steps": ["a"]}), thread.awaiting["c1"].digest)
     await loop.drive(thread)
     assert results(thread)["c1"] == '{"approved": true, "steps": ["a"]}'
     assert agent.inputs[1].messages[-1].role == "tool"
@@ -202,7 +202,7 @@ async def test_a_thread_waiting_for_approval_resumes_after_being_saved_and_loade
 
     restored = pickle.loads(pickle.dumps(thread))  # a restart, a reload, another worker
     fresh_loop, fresh_agent, _ = make_loop(reply_with_results(), tools=[approved_refund()], ask_person=True)
-    fresh_loop.decide(restored, "c1", Approve())
+    fresh_loop.decide(restored, "c1", Approve(), restored.awaiting["c1"].digest)
     outcome = await fresh_loop.drive(restored)
     assert outcome.status == "done"
     assert results(restored) == {"c1": "refunded order 7"}
@@ -236,7 +236,7 @@ async def test_an_agent_interrupt_waits_for_approval_and_the_next_run_resumes_it
     assert (waiting.call_id, waiting.interrupt_id, waiting.message) == ("c1", "int-1", "Delete demo.txt?")
     assert results(thread) == {}  # a backend tool: not run here
 
-    loop.decide(thread, "c1", Approve())
+    assert loop.decide(thread, "c1", Approve(), waiting.digest)
     outcome = await loop.drive(thread)
     assert outcome.status == "done"
     (entry,) = agent.inputs[1].resume
@@ -253,7 +253,7 @@ async def test_a_denied_interrupt_is_resumed_as_not_approved_with_the_reason(thr
         ask_person=True,
     )
     await loop.send(thread, "delete")
-    loop.decide(thread, "c1", Deny("I need it"))
+    loop.decide(thread, "c1", Deny("I need it"), thread.awaiting["c1"].digest)
     await loop.drive(thread)
     assert agent.inputs[1].resume[0].payload == {"approved": False, "reason": "I need it"}
 
@@ -274,6 +274,6 @@ async def test_an_interrupt_asking_for_input_takes_the_answer_as_the_resume_payl
     loop, agent, recorder = make_loop(s.interrupt_reply(interrupt), s.text_reply("Booked Paris."), ask_person=True)
     await loop.send(thread, "book a trip")
     assert recorder.of(AwaitingPerson)[0].kind == "input"
-    loop.decide(thread, "int-9", Answer({"city": "Paris"}))
+    loop.decide(thread, "int-9", Answer({"city": "Paris"}), thread.awaiting["int-9"].digest)
     await loop.drive(thread)
     assert agent.inputs[1].resume[0].payload == {"city": "Paris"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from copilot_ui.agents import Pause
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import ToolContext, ToolExecutionStarted, TurnEnded, tool_from_function
@@ -126,8 +128,6 @@ async def test_a_result_for_a_thread_that_was_switched_away_stays_out_of_the_new
 
 
 async def test_a_second_drive_on_a_busy_loop_is_refused_clearly(thread):
-    import pytest
-
     loop, _, recorder = make_loop(s.run(Pause(0.05), s.text("slow")))
     drive = asyncio.create_task(loop.send(thread, "one"))
     await asyncio.sleep(0.01)
@@ -135,3 +135,102 @@ async def test_a_second_drive_on_a_busy_loop_is_refused_clearly(thread):
         await loop.drive(thread)
     await drive
     assert recorder.of(ToolExecutionStarted) == []
+
+
+async def test_a_tool_whose_own_code_is_cancelled_ends_as_an_error_not_a_hang(thread):
+    async def fetch() -> str:
+        """Fetch."""
+        inner = asyncio.ensure_future(asyncio.sleep(10))
+        inner.cancel()  # a library cancels a task of its own: the tool sees a CancelledError that is not a stop
+        return await inner
+
+    loop, agent, _ = make_loop(
+        s.tool_calls_reply(("fetch", {}, "c1")), s.text_reply("ok"), tools=[tool_from_function(fetch, timeout=1)]
+    )
+    outcome = await asyncio.wait_for(loop.send(thread, "go"), 2)  # it used to spin at 100% CPU, forever
+    assert outcome.status == "done"
+    assert results(thread)["c1"] == "Error: fetch was cancelled by its own code (CancelledError) and did not finish"
+    assert len(agent.inputs) == 2  # the agent reads the error and goes on
+
+
+async def test_cancelling_the_task_that_drives_aborts_its_tools_and_every_call_gets_a_result(thread):
+    started = asyncio.Event()
+
+    async def export(context: ToolContext) -> str:
+        """Export."""
+        started.set()
+        await asyncio.sleep(10)
+        return "never"
+
+    def approve_me() -> str:
+        """Needs approval."""
+        return "never"
+
+    loop, agent, recorder = make_loop(
+        s.tool_calls_reply(("export", {}, "c1"), ("approve_me", {}, "c2")),
+        s.text_reply("never sent"),
+        tools=[export, tool_from_function(approve_me, approval="always")],
+        ask_person=True,
+    )
+    drive = asyncio.create_task(loop.send(thread, "export"))
+    await started.wait()
+    drive.cancel()  # the app shuts down, or the request that ran the drive went away
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(drive, 2)
+    assert results(thread)["c1"] == "Error: aborted: the run was stopped while this tool ran"
+    assert results(thread)["c2"] == "Error: aborted: the user stopped the run"
+    assert recorder.of(TurnEnded)[-1].status == "aborted"
+    assert len(agent.inputs) == 1
+    assert not loop.running
+    assert_one_result_per_call(thread)
+
+
+async def test_a_stop_while_a_tool_run_from_a_button_works_means_no_follow_up(thread):
+    started = asyncio.Event()
+
+    async def export() -> str:
+        """Export."""
+        started.set()
+        await asyncio.sleep(10)
+        return "never"
+
+    loop, agent, _ = make_loop(s.text_reply("never"), tools=[export])
+    pressed = asyncio.create_task(loop.run_tool(thread, "export", {}, follow_up="generate"))
+    await started.wait()
+    loop.abort()
+    result = await asyncio.wait_for(pressed, 2)
+    assert result == "Error: aborted: the run was stopped while this tool ran"
+    assert agent.inputs == []  # Stop wins over the follow-up the button asked for
+    assert_one_result_per_call(thread)
+
+
+async def test_messages_written_during_a_drive_that_is_stopped_come_back_unsent(thread):
+    slow = s.run(s.text("thinking about it"))
+    slow.insert(1, Pause(5))
+    loop, agent, recorder = make_loop(slow, s.text_reply("never"))
+    drive = asyncio.create_task(loop.send(thread, "one"))
+    await asyncio.sleep(0.01)
+    assert await loop.send(thread, "two", message_id="m2") is None  # queued for the next run
+    loop.abort()
+    outcome = await asyncio.wait_for(drive, 2)
+
+    assert outcome.status == "aborted"
+    assert [(message.id, message.text) for message in outcome.returned] == [("m2", "two")]
+    assert recorder.of(TurnEnded)[-1].returned == outcome.returned  # the UI puts them back in the message box
+    assert [m.content for m in thread.messages if m.role == "user"] == ["one"]
+    assert thread.queued == []
+    assert len(agent.inputs) == 1
+
+
+async def test_a_message_sent_while_a_stopped_drive_winds_down_starts_a_drive_of_its_own(thread):
+    slow = s.run(s.text("thinking"))
+    slow.insert(1, Pause(5))
+    loop, agent, _ = make_loop(slow, s.text_reply("here I am"))
+    first = asyncio.create_task(loop.send(thread, "one"))
+    await asyncio.sleep(0.01)
+    loop.abort()
+    second = asyncio.create_task(loop.send(thread, "are you there?"))  # written after Stop: sent, not handed back
+    assert (await asyncio.wait_for(first, 2)).status == "aborted"
+    assert (await asyncio.wait_for(second, 2)).status == "done"
+    assert agent.inputs[1].messages[-1].content == "are you there?"
+    assert thread.messages[-1].content == "here I am"

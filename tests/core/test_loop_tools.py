@@ -9,9 +9,9 @@ from typing import Literal
 from pydantic import BaseModel
 
 from copilot_ui.agents import scripts as s
-from copilot_ui.core import ToolExecutionEnded, ToolExecutionStarted, tool_from_function
+from copilot_ui.core import ToolContext, ToolExecutionEnded, ToolExecutionStarted, tool_from_function
 
-from .conftest import assert_one_result_per_call, make_loop, reply_with_results, results
+from .conftest import MemoryStates, assert_one_result_per_call, make_loop, reply_with_results, results
 
 
 async def test_a_frontend_tool_runs_and_the_follow_up_carries_its_result(thread):
@@ -367,28 +367,15 @@ async def test_sync_handlers_work_too(thread):
 
 
 async def test_a_tool_declared_with_state_gets_the_session_state_from_the_page(thread):
-    from contextlib import asynccontextmanager
-
     class Dashboard:
         theme = "light"
-
-    opened = []
-
-    class PageStates:
-        def __init__(self) -> None:
-            self.dashboard = Dashboard()
-
-        @asynccontextmanager
-        async def open(self, state_type: type):
-            opened.append(state_type)
-            yield self.dashboard
 
     async def set_theme(state: Dashboard, mode: str) -> str:
         """Set the theme."""
         state.theme = mode
         return f"Theme is now {mode}."
 
-    states = PageStates()
+    states = MemoryStates(Dashboard())
     loop, _, _ = make_loop(
         s.tool_calls_reply(("set_theme", {"mode": "dark"}, "c1")),
         s.text_reply("ok"),
@@ -396,8 +383,9 @@ async def test_a_tool_declared_with_state_gets_the_session_state_from_the_page(t
         state_access=states,
     )
     await loop.send(thread, "dark")
-    assert states.dashboard.theme == "dark"
-    assert opened == [Dashboard]
+    assert states.states[Dashboard].theme == "dark"
+    assert states.ran_with == [Dashboard]  # the page decides how (without holding its lock while the tool waits)
+    assert states.opened == []
 
 
 async def test_a_state_tool_outside_the_app_is_an_error_not_a_crash(thread):
@@ -449,3 +437,38 @@ async def test_a_tool_not_available_on_this_page_is_not_offered_and_not_run(thre
     await loop.send(thread, "refund")
     assert agent.inputs[0].tools == []
     assert "not available here" in results(thread)["c1"]
+
+
+async def test_a_long_tool_takes_short_blocks_of_state_through_its_context(thread):
+    class Dashboard:
+        exports = 0
+
+    async def export(context: ToolContext) -> str:
+        """A long export that notes itself on the dashboard."""
+        await asyncio.sleep(0.01)  # the long part holds nothing
+        async with context.state(Dashboard) as dashboard:
+            dashboard.exports += 1
+        return "exported"
+
+    states = MemoryStates(Dashboard())
+    loop, _, _ = make_loop(s.tool_calls_reply(("export", {}, "c1")), s.text_reply("ok"), tools=[export], state_access=states)
+    await loop.send(thread, "export")
+    assert states.states[Dashboard].exports == 1
+    assert states.opened == [Dashboard]
+
+
+async def test_a_tool_asking_for_state_outside_the_app_gets_a_clear_error(thread):
+    class Dashboard:
+        pass
+
+    async def export(context: ToolContext) -> str:
+        """Export."""
+        async with context.state(Dashboard):
+            return "never"
+
+    loop, _, _ = make_loop(s.tool_calls_reply(("export", {}, "c1")), s.text_reply("ok"), tools=[export])
+    await loop.send(thread, "export")
+    assert results(thread)["c1"] == (
+        "Error: RuntimeError: export asked for the app's state (Dashboard), which only the app provides: "
+        "this run has no StateAccess"
+    )

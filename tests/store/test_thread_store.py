@@ -38,7 +38,7 @@ async def test_a_thread_waiting_for_approval_resumes_after_a_restart(tmp_path):
 
     restored = ThreadStore(tmp_path / "threads.db").load(thread.id)
     after_restart = RunLoop(ScriptedAgent(s.text_reply("Refunded.")), tools, ask_person=True)
-    after_restart.decide(restored, "c1", Approve())
+    after_restart.decide(restored, "c1", Approve(), restored.awaiting["c1"].digest)
     assert (await after_restart.drive(restored)).status == "done"
     assert [m.content for m in restored.messages if m.role == "tool"] == ["refunded 7"]
     assert restored.messages[-1].content == "Refunded."

@@ -49,7 +49,7 @@ async def test_a_remote_agents_approval_interrupt_waits_for_a_person_and_resumes
     assert waiting.call_id == DELETE_CALL_ID
     assert waiting.kind == "approval"
 
-    loop.decide(thread, DELETE_CALL_ID, Approve())
+    assert loop.decide(thread, DELETE_CALL_ID, Approve(), waiting.digest)
     outcome = await asyncio.wait_for(loop.drive(thread), TURN_TIMEOUT)
     assert outcome.status == "done"
     resumed = json.loads(peer.requests[-1].body)

@@ -1,0 +1,106 @@
+"""One driver per thread: a process-wide registry of claims, keyed by thread id.
+
+A claim is taken synchronously, so that a caller (a click's event handler) holds the thread before
+its first await: two clicks never both drive one conversation, even through two RunLoop objects or
+two Thread objects of the same id. The drive that holds a claim is reachable through it, which is
+how a message or a decision made anywhere in the process reaches the running drive.
+
+    claim = claims.claim(thread.id)      # None: someone drives it now
+    if claim is not None:
+        try:
+            await loop.send(thread, text, claim=claim)
+        finally:
+            claim.release()
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._drive import Drive
+
+
+class ThreadBusy(RuntimeError):
+    """Another drive holds this thread; send() queues a message for it and decide() reaches it."""
+
+    def __init__(self, thread_id: str, detail: str = "") -> None:
+        self.thread_id = thread_id
+        super().__init__(
+            detail
+            or f"another drive is already driving thread {thread_id!r}: send() queues a message for it, "
+            "decide() reaches it, and a new drive can start once it ends"
+        )
+
+
+class Claim:
+    """The right to drive one thread, from claims.claim() until release()."""
+
+    def __init__(self, registry: Claims, thread_id: str) -> None:
+        self.thread_id = thread_id
+        self.drive: Drive | None = None  # the drive using this claim, while it runs
+        self._registry = registry
+        self._released = False
+        self._ended: asyncio.Event | None = None  # made only when someone waits for the release
+        self._owner = _current_task()  # a task waiting for its own claim would wait forever
+
+    @property
+    def released(self) -> bool:
+        """The thread is free again (or held by a newer claim)."""
+        return self._released
+
+    def release(self) -> None:
+        """Free the thread; releasing twice does nothing."""
+        if self._released:
+            return
+        self._released = True
+        self.drive = None
+        self._registry._forget(self)
+        if self._ended is not None:
+            self._ended.set()
+
+    async def wait_released(self) -> None:
+        """Until the holder releases the thread."""
+        if self._released:
+            return
+        if self._owner is not None and self._owner is _current_task():
+            raise ThreadBusy(self.thread_id, f"this task holds the claim on thread {self.thread_id!r}: pass it as claim=")
+        if self._ended is None:
+            self._ended = asyncio.Event()
+        await self._ended.wait()
+
+    def __repr__(self) -> str:
+        return f"Claim({self.thread_id!r}{', released' if self._released else ''})"
+
+
+class Claims:
+    """Claims by thread id (one registry per process: `claims`)."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, Claim] = {}
+
+    def claim(self, thread_id: str) -> Claim | None:
+        """Hold the thread now (no await); None when another claim holds it."""
+        if thread_id in self._held:
+            return None
+        claim = self._held[thread_id] = Claim(self, thread_id)
+        return claim
+
+    def holder(self, thread_id: str) -> Claim | None:
+        """The claim holding the thread, if any."""
+        return self._held.get(thread_id)
+
+    def _forget(self, claim: Claim) -> None:
+        if self._held.get(claim.thread_id) is claim:
+            del self._held[claim.thread_id]
+
+
+claims = Claims()
+
+
+def _current_task() -> asyncio.Task[object] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no event loop running: claimed from plain code
+        return None

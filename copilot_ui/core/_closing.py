@@ -1,0 +1,93 @@
+"""Closing: the one way open calls are answered for a reason, and the end of a drive.
+
+Every call gets exactly one result, whatever ends it: the person wrote instead of deciding
+("skipped"), stopped the run, or the agent's run failed before the call could run. Open agent
+interrupts are denied in the person's name for the same reason, so the next run resumes them.
+
+A drive ends in `close`: after a stop, running tools are cancelled (each records its "aborted"
+result), every open call is answered, no follow-up is left due, and the messages the person wrote
+meanwhile are returned, not sent; then after_run hooks hear the outcome and TurnEnded says it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from ag_ui.core import ToolCall
+
+from ._decisions import Deny
+from ._events import TurnEnded
+from ._interrupts import interrupt_key
+from ._outcome import TurnOutcome
+from ._results import Notify, Status, record_result
+from ._thread import Thread
+
+if TYPE_CHECKING:
+    from ._drive import Drive
+
+logger = logging.getLogger("copilot_ui.core")
+
+NEW_MESSAGE = "the user wrote a new message instead"
+
+
+async def answer_open_calls(
+    thread: Thread,
+    notify: Notify,
+    reason: str,
+    status: Status,
+    *,
+    prefix: str = "not run",
+    calls: Iterable[ToolCall] | None = None,
+) -> None:
+    """Answer every call without a result (or those of `calls`) for this reason; open interrupts are denied for it."""
+    for call in list(thread.unanswered_calls() if calls is None else calls):
+        if thread.result_of(call.id) is None:
+            await record_result(thread, notify, call, None, f"{prefix}: {reason}", True, status)
+    if calls is None:
+        for interrupt in thread.interrupts:
+            key = interrupt_key(interrupt)
+            if key not in thread.decisions:
+                thread._decide_for_person(key, Deny(reason))
+
+
+async def close(drive: Drive, outcome: TurnOutcome) -> TurnOutcome:
+    """End the drive: after a stop nothing is left running or open; the outcome is heard and announced."""
+    drive.accepting = False  # from here a message the person sends starts a drive of its own
+    thread = drive.thread
+    if outcome.status in ("aborted", "stopped"):
+        await cancel_running(drive)
+        if outcome.status == "aborted":
+            await answer_open_calls(thread, drive.emit, "the user stopped the run", "aborted", prefix="aborted")
+        else:
+            await answer_open_calls(thread, drive.emit, outcome.message, "aborted")
+        thread.turn.follow_up_due = False
+        thread.turn.batch.clear()
+        outcome = dataclasses.replace(outcome, returned=tuple(thread.queued))
+        thread.queued = []
+    try:
+        await drive.loop.hooks.call("after_run", thread, outcome)
+    except Exception:
+        logger.exception("an after_run hook failed")
+    await drive.emit(TurnEnded(thread.id, outcome.status, outcome.message, outcome.returned))
+    return outcome
+
+
+async def cancel_running(drive: Drive) -> None:
+    """Cancel the running handlers and wait until each recorded its result."""
+    stop_running(drive)
+    if drive.running:
+        await asyncio.gather(*drive.running.values(), return_exceptions=True)
+
+
+def stop_running(drive: Drive) -> None:
+    """Signal and cancel each running handler, once: a second cancel would cut the recording of its result."""
+    for call_id, task in list(drive.running.items()):
+        context = drive.contexts.get(call_id)
+        if context is not None:
+            context.cancelled.set()
+        if task.cancelling() == 0:
+            task.cancel()

@@ -1,0 +1,138 @@
+"""Execute a ready call in a task of its own: whatever happens, it ends with exactly one result.
+
+The handler runs in a slot (the concurrency cap), within its timeout, with the session's state
+when it is declared with one. The `finally` does the rest whatever the ending (a value, an error,
+the timeout, a CancelledError of the tool's own making, or the drive's stop): progress reported
+so far reaches subscribers first, after_tool hooks see the result, the result is recorded, and
+the call leaves the running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+from ag_ui.core import ToolCall
+
+from ._calls import Ready, describe_error
+from ._context import ToolContext
+from ._events import ToolExecutionStarted, ToolProgress
+from ._hooks import CallInfo, Replace, Stop, ToolResult
+from ._results import Status, record_result, result_text
+from ._subscriber import finish_delivery, start_delivery
+from ._tools import Tool
+
+if TYPE_CHECKING:
+    from ._drive import Drive
+
+logger = logging.getLogger("copilot_ui.core")
+
+
+def start(drive: Drive, call: ToolCall, ready: Ready) -> None:
+    """Start the call's task; its context exists at once, so that a stop can signal it before it runs."""
+    context = ToolContext(call.id, call.function.name, drive.loop.session, _state_access=drive.loop.state_access)
+    drive.contexts[call.id] = context
+    drive.running[call.id] = asyncio.create_task(_execute(drive, call, ready, context), name=f"tool {call.function.name}")
+
+
+async def _execute(drive: Drive, call: ToolCall, ready: Ready, context: ToolContext) -> None:
+    name = call.function.name
+    deliveries: list[Awaitable[Any]] = []
+    context._report = lambda fraction, message: _report(drive, deliveries, ToolProgress(call.id, fraction, message))
+    content, is_error, status = "aborted: the run was stopped while this tool ran", True, "aborted"
+    try:
+        async with _slot(drive):
+            await drive.emit(ToolExecutionStarted(call.id, name, ready.arguments))
+            value = await _invoke(drive, ready.tool, ready.kwargs, context)
+        content, is_error, status = result_text(value), False, "complete"
+    except _TimedOut:
+        content, is_error, status = f"{name} did not finish within {ready.tool.timeout:g} s and was stopped", True, "error"
+    except asyncio.CancelledError:
+        if _cancelled_by_the_drive():
+            raise  # a stop: the result stays "aborted"
+        logger.warning("tool %s was cancelled by its own code", name, exc_info=True)
+        content, is_error, status = f"{name} was cancelled by its own code (CancelledError) and did not finish", True, "error"
+    except Exception as error:
+        logger.warning("tool %s failed", name, exc_info=True)
+        content, is_error, status = describe_error(error), True, "error"
+    finally:
+        context._report = None  # progress after the call settled is ignored
+        for pending in deliveries:
+            await finish_delivery(pending)
+        await _finish(drive, call, ready, content, is_error, status)
+
+
+async def _invoke(drive: Drive, tool: Tool, kwargs: dict[str, Any], context: ToolContext) -> Any:
+    """The handler's value, within the tool's timeout; a tool declared with state= runs through StateAccess.run_with."""
+
+    async def handler(state: Any = None) -> Any:
+        value = tool.call(state, kwargs, context)
+        return await value if inspect.isawaitable(value) else value
+
+    async def call_handler() -> Any:
+        if tool.state is None:
+            return await handler()
+        access = drive.loop.state_access
+        if access is None:
+            raise RuntimeError(f"{tool.name} changes the app's state ({tool.state.__name__}) and runs only inside the app")
+        return await access.run_with(tool.state, handler)
+
+    if tool.timeout is None:
+        return await call_handler()
+    try:
+        async with asyncio.timeout(tool.timeout) as deadline:
+            return await call_handler()
+    except TimeoutError:
+        if deadline.expired():
+            raise _TimedOut() from None
+        raise
+
+
+async def _finish(drive: Drive, call: ToolCall, ready: Ready, content: str, is_error: bool, status: Status) -> None:
+    """after_tool hooks, then the result; the call leaves the running only then (it is never seen open and idle)."""
+    try:
+        content, is_error = await _after_tool(drive, call, ready, content, is_error)
+        await record_result(drive.thread, drive.emit, call, ready.tool, content, is_error, status)
+    finally:
+        drive.forget(call.id)
+        drive.contexts.pop(call.id, None)
+        drive.running.pop(call.id, None)
+
+
+async def _after_tool(drive: Drive, call: ToolCall, ready: Ready, content: str, is_error: bool) -> tuple[str, bool]:
+    try:
+        verdict = await drive.loop.hooks.call(
+            "after_tool", CallInfo(call.id, call.function.name, ready.arguments), ToolResult(content, is_error)
+        )
+    except Exception as error:
+        logger.exception("an after_tool hook failed on %s", call.function.name)
+        return f"the after_tool hook failed: {describe_error(error)}", True
+    if isinstance(verdict, Stop):
+        drive.stop(verdict.reason)
+    elif isinstance(verdict, Replace):
+        return result_text(verdict.result), verdict.is_error
+    return content, is_error
+
+
+def _report(drive: Drive, deliveries: list[Awaitable[Any]], event: ToolProgress) -> None:
+    pending = start_delivery(drive.loop.emit, event)
+    if pending is not None:  # an async subscriber: delivered before the call's end
+        deliveries.append(asyncio.ensure_future(pending))
+
+
+def _slot(drive: Drive) -> contextlib.AbstractAsyncContextManager[Any]:
+    return drive.slots if drive.slots is not None else contextlib.nullcontext()
+
+
+def _cancelled_by_the_drive() -> bool:
+    """A stop cancels the call's task itself; a CancelledError a tool raised on its own leaves the task uncancelled."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+class _TimedOut(Exception):
+    """The tool's own time ran out (not a TimeoutError raised inside the tool)."""

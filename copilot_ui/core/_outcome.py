@@ -1,0 +1,23 @@
+"""How a drive ended, as its caller gets it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ._thread import QueuedMessage
+
+Status = Literal["done", "waiting", "stopped", "aborted", "error", "limit"]
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """How a drive ended: done, waiting for a person, stopped (by a hook or loop detection), aborted (Stop), error, limit.
+
+    `returned`: the messages the person wrote during a drive that was stopped; not sent, they go back
+    into the message box.
+    """
+
+    status: Status
+    message: str = ""
+    returned: tuple[QueuedMessage, ...] = ()
