@@ -19,12 +19,13 @@ loads scripts, frames or images from other hosts lists them (`script_hosts`, `fr
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import hashlib
 import re
-from pathlib import Path
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from pathlib import Path
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -107,7 +108,7 @@ class _PolicyMiddleware:
                 await send(message)
             elif message["type"] in ("http.response.body", "http.response.pathsend") and start is not None:
                 if message["type"] == "http.response.pathsend":
-                    body.append(Path(message["path"]).read_bytes())
+                    body.append(await asyncio.to_thread(Path(message["path"]).read_bytes))
                 else:
                     body.append(message.get("body", b""))
                     if message.get("more_body", False):

@@ -208,9 +208,13 @@ async def lookup_rate(currency: str, context: cui.ToolContext) -> str:
     return f"1 {code} = {RATES[code]} USD"
 
 
-@cui.browser_tool(
-    script="async ({text}) => { await navigator.clipboard.writeText(text); return `Copied ${text.length} characters to the clipboard.`; }"
-)
+COPY_SCRIPT = """async ({text}) => {
+  await navigator.clipboard.writeText(text);
+  return `Copied ${text.length} characters to the clipboard.`;
+}"""
+
+
+@cui.browser_tool(script=COPY_SCRIPT)
 def copy_to_clipboard(text: str) -> None:
     """Copy a text to the person's clipboard (runs in their browser).
 

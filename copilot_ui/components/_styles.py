@@ -5,7 +5,8 @@ from the Radix theme's variables, so the copilot follows the app's accent colour
 light or dark mode.
 """
 
-SIDEBAR_CSS = """
+SIDEBAR_CSS = (
+    """
 .cui-sidebar { display: flex; flex-direction: column; height: 100vh; position: sticky; top: 0;
   border-left: 1px solid var(--gray-a5); background: var(--color-panel-solid); flex-shrink: 0; }
 .cui-header { padding: 0.75rem 1rem; border-bottom: 1px solid var(--gray-a4); }
@@ -58,10 +59,12 @@ SIDEBAR_CSS = """
 .cui-deny-form { border-top: 1px solid var(--gray-a4); padding-top: 0.8rem; }
 .cui-inert-link { text-decoration: underline dotted; }
 .cui-image-link::before { content: "🖼 "; }
-""" + """
+"""
+    + """
 .cui-md > * + * { margin-top: 0.5rem; }
 .cui-md p { margin: 0; }
-.cui-md h1, .cui-md h2, .cui-md h3, .cui-md h4, .cui-md h5, .cui-md h6 { font-weight: 600; line-height: 1.3; margin: 0.6rem 0 0.2rem; }
+.cui-md h1, .cui-md h2, .cui-md h3, .cui-md h4, .cui-md h5, .cui-md h6 { font-weight: 600; line-height: 1.3;
+  margin: 0.6rem 0 0.2rem; }
 .cui-md h1 { font-size: 1.25rem; } .cui-md h2 { font-size: 1.15rem; } .cui-md h3 { font-size: 1.05rem; }
 .cui-md h4, .cui-md h5, .cui-md h6 { font-size: 1rem; }
 .cui-md ul { list-style: disc; padding-left: 1.3rem; margin: 0; }
@@ -89,3 +92,4 @@ SIDEBAR_CSS = """
 .cui-md th, .cui-md td { border: 1px solid var(--gray-a5); padding: 0.25rem 0.5rem; text-align: left; }
 .cui-md th { background: var(--gray-a3); font-weight: 600; }
 """
+)

@@ -28,7 +28,14 @@ STATUS_LABELS = {
     "skipped": "Not run",
     "dropped": "Discarded",
 }
-_STATUS_COLORS = {"complete": "green", "error": "red", "denied": "orange", "aborted": "gray", "skipped": "gray", "dropped": "gray"}
+_STATUS_COLORS = {
+    "complete": "green",
+    "error": "red",
+    "denied": "orange",
+    "aborted": "gray",
+    "skipped": "gray",
+    "dropped": "gray",
+}
 _FINISHED = ("complete", "error", "denied", "aborted", "dropped")
 
 

@@ -103,6 +103,22 @@ class RunLoop:
                 await holder.wait_released()  # a drive ending, or one about to start: this one follows
         return await self._run(thread, claim, message=message)
 
+    def accepting(self, thread: Thread) -> bool:
+        """A drive works on the thread and still takes messages and decisions (it is not winding down)."""
+        holder = claims.holder(thread.id)
+        return holder is not None and holder.drive is not None and holder.drive.accepting
+
+    def queue(self, thread: Thread, text: str, message_id: str | None = None) -> bool:
+        """Queue a message on the drive working on the thread, at once (no await); False when none takes it now.
+
+        For a caller that must not wait (a click handler holding a lock): on False, send() it later.
+        """
+        holder = claims.holder(thread.id)
+        if not self.accepting(thread) or holder is None or holder.drive is None:
+            return False
+        holder.drive.queue(QueuedMessage(message_id or new_id("msg-"), text))
+        return True
+
     async def drive(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
         """Work on the thread until the agent is done, a person must decide, or the run stops.
 

@@ -66,9 +66,9 @@ def deliver(token: str, reply: Any) -> bool:
 
 
 def _wrapped(script: str, arguments: dict[str, Any], key: str) -> str:
-    data = json.dumps(arguments, ensure_ascii=False, default=str)
+    data, key = json.dumps(arguments, ensure_ascii=False, default=str), json.dumps(key)
     return (
         "(async () => { try { const run = (" + script + "); const value = await run(" + data + ");"
-        f" return {{k: {json.dumps(key)}, ok: true, value: value === undefined ? null : value}};"
-        f" }} catch (error) {{ return {{k: {json.dumps(key)}, ok: false, error: String((error && error.message) || error)}}; }} }})()"
+        f" return {{k: {key}, ok: true, value: value === undefined ? null : value}};"
+        f" }} catch (error) {{ return {{k: {key}, ok: false, error: String((error && error.message) || error)}}; }} }})()"
     )

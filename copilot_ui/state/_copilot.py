@@ -21,13 +21,23 @@ from typing import Any
 import reflex as rx
 from ag_ui.core import Context
 
-from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, ErrorOccurred, Session, Thread, parse_arguments
-from ._compat import RunLoop
+from ..core import (
+    Answer,
+    Approve,
+    ArgumentsInvalid,
+    Decision,
+    Deny,
+    ErrorOccurred,
+    RunLoop,
+    Session,
+    Thread,
+    parse_arguments,
+)
 from ..protocol import new_id
 from . import _browser_tools as browser_tools
 from . import _drives as drives
-from ._declarations import copilot
 from ._approval import ApprovalState, approval_request, edited_arguments, pending_approval
+from ._declarations import copilot
 from ._live import LiveState
 from ._session_states import SessionStates
 from ._shared_state import shared_state
@@ -48,6 +58,7 @@ def _answered(thread: Thread, call_id: str, answer: Answer) -> Answer:
     except Exception:
         logger.exception("%s could not turn the person's response into a result; the response is the result", call.function.name)
         return answer
+
 
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 DENIED_WITHOUT_REASON = "the user said no"
@@ -76,11 +87,13 @@ class CopilotState(rx.State):
         agent_id = str(form.get("agent") or "")
 
         async def send_it(drive: drives.Drive) -> Any:
-            return await drive.loop.send(drive.thread, text, message_id=message_id)
+            return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim)
 
-        def join(drive: drives.Drive) -> None:  # a drive is under way: the message goes with its next run
+        def join(drive: drives.Drive) -> bool:  # a drive is under way: the message goes with its next run
+            if not drive.loop.queue(drive.thread, text, message_id=message_id):
+                return False  # it is winding down: the message starts a drive of its own once it is over
             drive.sink.queue_user_message(message_id, text)
-            drive.loop.queue(drive.thread, text, message_id=message_id)
+            return True
 
         async for event in self._work(send_it, join=join, agent_id=agent_id):
             yield event
@@ -168,7 +181,7 @@ class CopilotState(rx.State):
         """Retry after an error: the failed step runs again."""
 
         async def retry_it(drive: drives.Drive) -> Any:
-            return await drive.loop.retry(drive.thread)
+            return await drive.loop.retry(drive.thread, claim=drive.claim)
 
         async for event in self._work(retry_it):
             yield event
@@ -262,7 +275,7 @@ class CopilotState(rx.State):
         self,
         work: Callable[[drives.Drive], Awaitable[Any]],
         *,
-        join: Callable[[drives.Drive], None] | None = None,
+        join: Callable[[drives.Drive], bool] | None = None,
         record: Callable[[Thread, Conversation, drives.Drive | None], bool] | None = None,
         agent_id: str = "",
     ) -> AsyncIterator[Any]:
@@ -272,13 +285,16 @@ class CopilotState(rx.State):
             async with self:
                 thread, conversation = self._current()
                 running = drives.running(thread.id)
+                waiting = drives.closing(thread.id)
                 if running is not None:
                     if record is not None:
                         record(thread, conversation, running)
-                    if join is not None:
-                        join(running)
-                    return
-                waiting = drives.closing(thread.id)
+                        if running.loop.accepting(running.thread):
+                            return
+                        record = None  # taken, but the drive is winding down: the next drive acts on it
+                    elif join is None or join(running):
+                        return
+                    waiting = running.closed
                 if waiting is None:
                     if record is not None and not record(thread, conversation, None):
                         return

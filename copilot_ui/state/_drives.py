@@ -12,9 +12,7 @@ import asyncio
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from ..core import Thread
-from ._compat import RunLoop
-from ._compat import Claim, claims
+from ..core import Claim, RunLoop, Thread, claims
 from ._sink import ViewSink
 
 

@@ -45,9 +45,7 @@ class SessionStates:
                 live = await self._owner.get_state(state_type)
                 for name, value in changed.items():
                     if _value(live, name) != before[name]:
-                        logger.warning(
-                            "%s.%s changed while a tool ran; the tool's value wins", state_type.__name__, name
-                        )
+                        logger.warning("%s.%s changed while a tool ran; the tool's value wins", state_type.__name__, name)
                     setattr(live, name, value)
         return result
 

@@ -34,6 +34,9 @@ from ..core import (
     LoopEvent,
     MessageEnded,
     MessageStarted,
+    ReasoningDelta,
+    ReasoningEnded,
+    ReasoningStarted,
     StateChanged,
     TextDelta,
     Thread,
@@ -45,8 +48,8 @@ from ..core import (
     ToolProgress,
     TurnEnded,
     TurnStarted,
+    UserMessageAdded,
 )
-from ._compat import ReasoningDelta, ReasoningEnded, ReasoningStarted, UserMessageAdded
 from ._shared_state import SharedState
 from ._view import Conversation, LiveMarks, arguments_text, question_of
 
@@ -376,13 +379,15 @@ class ViewSink:
         while True:
             now = time.monotonic()
             wait = self._last_start + self._interval - now
-            if not self._urgent and not self._items_dirty and not self._status_dirty:
-                if sum(len(piece) for stream in self._streams.values() for piece in stream.pending) < TEXT_BATCH:
-                    wait = max(wait, self._last_start + TEXT_WAIT - now)
+            if not (self._urgent or self._items_dirty or self._status_dirty) and self._pending_text() < TEXT_BATCH:
+                wait = max(wait, self._last_start + TEXT_WAIT - now)  # text alone: fill the frame a little more
             if wait <= 0:
                 break
             await asyncio.sleep(wait)
         await self.flush()
+
+    def _pending_text(self) -> int:
+        return sum(len(piece) for stream in self._streams.values() for piece in stream.pending)
 
     def _has_news(self) -> bool:
         return (

@@ -98,7 +98,9 @@ class Conversation:
 
     # Items
 
-    def items(self, thread: Thread, marks: LiveMarks | None = None, rendered: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    def items(
+        self, thread: Thread, marks: LiveMarks | None = None, rendered: frozenset[str] = frozenset()
+    ) -> list[dict[str, Any]]:
         """Every item of the conversation, in order; `rendered` names the tools an app draws itself (they get data)."""
         marks = marks or LiveMarks()
         notes: dict[str | None, list[Note]] = {}

@@ -1,13 +1,46 @@
-"""Reflex sends every public state var to the browser: the copilot's public vars are only what the sidebar shows."""
+"""Reflex sends every public state var to the browser: the copilot's public vars are only what its pages show."""
 
 from __future__ import annotations
 
-from copilot_ui.state import CopilotState, LiveState
+from copilot_ui.state import ApprovalState, CopilotState, LiveState
 
 
-def test_the_copilot_states_send_only_the_conversation_and_its_live_part():
+def test_the_copilot_states_send_only_what_the_copilot_shows():
     # A new public var here reaches every browser: check it holds no secret (keys, headers, URLs), then list it.
-    assert sorted(CopilotState.base_vars) == ["items", "running"]
-    assert sorted(LiveState.base_vars) == ["status", "text", "tools"]
-    assert CopilotState.computed_vars == {}
-    assert LiveState.computed_vars == {}
+    assert sorted(CopilotState.base_vars) == ["has_older", "items", "older"]
+    assert sorted(LiveState.base_vars) == ["running", "status"]
+    assert sorted(ApprovalState.base_vars) == ["digest", "editable", "error", "fields", "item", "open", "sentence", "tool"]
+    for state in (CopilotState, LiveState, ApprovalState):
+        assert state.computed_vars == {}
+
+
+def test_only_the_persons_events_can_be_called_from_a_browser():
+    # Every public method of a Reflex state is an event a browser can send, with any arguments: list them.
+    events = {
+        # setvar (Reflex's own) sets a public var of the person's own view, never a backend var
+        state.__name__: sorted(name for name in state.event_handlers if name != "setvar" and not name.startswith("set_"))
+        for state in (CopilotState, LiveState, ApprovalState)
+    }
+    assert events == {
+        "CopilotState": sorted(
+            [
+                "answer",
+                "approve",
+                "approve_form",
+                "browser_result",
+                "clear",
+                "deny",
+                "deny_form",
+                "load_older",
+                "need_texts",
+                "respond",
+                "respond_form",
+                "retry",
+                "review",
+                "send",
+                "stop",
+            ]
+        ),
+        "LiveState": [],
+        "ApprovalState": ["close"],
+    }
