@@ -233,7 +233,7 @@ def plan_card(call: cui.ToolCallView) -> rx.Component:
         rx.text("Proposed plan", weight="bold", size="2"),
         rx.cond(
             call.status == "awaiting_input",
-            rx.el.form(
+            call.form(
                 rx.el.fieldset(
                     rx.el.legend("Keep the steps you want", class_name="cui-approval-label"),
                     rx.foreach(
@@ -245,7 +245,6 @@ def plan_card(call: cui.ToolCallView) -> rx.Component:
                     class_name="demo-steps",
                 ),
                 rx.button("Confirm", type="submit", size="1"),
-                on_submit=call.respond_form(),
             ),
             rx.el.ul(rx.foreach(steps, lambda step: rx.el.li(step))),
         ),

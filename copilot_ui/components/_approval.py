@@ -79,7 +79,8 @@ def _field(field: rx.Var) -> rx.Component:
     key = ApprovalState.digest + field["key"].to(str)  # a new call's fields start from its own values
     name, value = field["key"].to(str), field["value"].to(str)
     return rx.el.div(
-        rx.el.label(field["label"].to(str), html_for=name, class_name="cui-approval-label"),
+        rx.el.label(field["label"].to(str), html_for=name, class_name="cui-approval-name"),
+        rx.cond(field["hint"], rx.el.span(field["hint"].to(str), class_name="cui-approval-label")),
         rx.cond(
             field["editable"],
             rx.match(

@@ -54,6 +54,7 @@ SIDEBAR_CSS = (
 .cui-approval-fields legend { font-size: 0.75rem; color: var(--gray-11); padding: 0 0.25rem; }
 .cui-approval-field { display: flex; flex-direction: column; gap: 0.2rem; }
 .cui-approval-label { font-size: 0.75rem; color: var(--gray-11); }
+.cui-approval-name { font-size: 0.8rem; font-weight: 600; font-family: var(--code-font-family, monospace); }
 .cui-approval-value { font-family: var(--code-font-family, monospace); font-size: 0.85rem; white-space: pre-wrap;
   overflow-wrap: anywhere; max-height: 10rem; overflow: auto; }
 .cui-deny-form { border-top: 1px solid var(--gray-a4); padding-top: 0.8rem; }

@@ -15,6 +15,7 @@ from typing import Any
 import reflex as rx
 
 from ..state import CopilotState
+from ..state._copilot import RESPOND_DIGEST, RESPOND_ITEM
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,15 @@ class ToolCallView:
         """The event that answers a waiting question with this value (it becomes the call's result)."""
         return CopilotState.respond(self.id, self.digest, value)
 
-    def respond_form(self) -> Any:
-        """An on_submit handler: the form's fields answer the waiting question."""
-        return CopilotState.respond_form(self.id, self.digest)
+    def form(self, *children: Any, **props: Any) -> rx.Component:
+        """A form whose fields answer the waiting question when it is sent (their values become the answer)."""
+        return rx.el.form(
+            rx.el.input(type="hidden", name=RESPOND_ITEM, value=self.id),
+            rx.el.input(type="hidden", name=RESPOND_DIGEST, value=self.digest),
+            *children,
+            on_submit=CopilotState.respond_form,
+            **props,
+        )
 
     def approve(self) -> Any:
         """The event that approves the call as shown."""

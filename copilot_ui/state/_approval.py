@@ -102,7 +102,14 @@ def _field(name: str, schema: dict[str, Any], value: Any, editable: bool) -> dic
     shown = value if isinstance(value, str) else ("" if value is None else json.dumps(value, ensure_ascii=False))
     if kind == "boolean":
         shown = "true" if value else "false"
-    field = {"name": name, "key": f"arg:{name}", "label": schema.get("description") or name, "kind": kind, "value": shown}
+    field = {
+        "name": name,
+        "key": f"arg:{name}",
+        "label": name,
+        "hint": schema.get("description", ""),
+        "kind": kind,
+        "value": shown,
+    }
     field["editable"] = editable
     if "enum" in schema:
         field["options"] = [str(option) for option in schema["enum"]]

@@ -60,6 +60,7 @@ def _answered(thread: Thread, call_id: str, answer: Answer) -> Answer:
         return answer
 
 
+RESPOND_ITEM, RESPOND_DIGEST = "__cui_item", "__cui_digest"  # the fields naming the call a question form answers
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 DENIED_WITHOUT_REASON = "the user said no"
 
@@ -117,9 +118,11 @@ class CopilotState(rx.State):
             yield event
 
     @rx.event(background=True)
-    async def respond_form(self, item_id: str, digest: str, form: dict[str, Any]) -> AsyncIterator[Any]:
-        """A question card's form was sent: its fields are the answer."""
-        async for event in self._decide(item_id, digest, Answer(dict(form))):
+    async def respond_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+        """A question card's form (ToolCallView.form) was sent: its fields are the answer."""
+        fields = dict(form)
+        item_id, digest = str(fields.pop(RESPOND_ITEM, "")), str(fields.pop(RESPOND_DIGEST, ""))
+        async for event in self._decide(item_id, digest, Answer(fields)):
             yield event
 
     @rx.event(background=True)
@@ -228,7 +231,10 @@ class CopilotState(rx.State):
             source = drive.thread if drive is not None else thread
             whole = (drive.sink.conversation if drive is not None else conversation).text_of(tid, source)
             if whole is not None:
-                texts[tid] = [drive.sink.seq_of(tid) if drive is not None else 0, scrubber.scrub(whole)]
+                texts[tid] = [
+                    (drive.sink.conversation if drive is not None else conversation).seqs.get(tid, 0),
+                    scrubber.scrub(whole),
+                ]
         if texts:
             yield rx.call_script(f"__cuiS({json.dumps(texts, ensure_ascii=False)})")
 

@@ -96,7 +96,7 @@ class ViewSink:
         self._shared_values: dict[str, Any] = {}  # fields of the app's state to write at the next flush
         self._interval = interval
         self._streams: dict[str, _Stream] = {}
-        self._seqs: dict[str, int] = {}  # tid -> pieces sent by this drive, also once its stream ended
+        self._seqs = conversation.seqs  # tid -> the last piece (or whole text) sent, counted across drives
         self._wholes: dict[str, str] = {}  # tid -> whole text to hand over at the next flush
         self._items_dirty = False
         self._status = "Thinking…"
@@ -310,10 +310,6 @@ class ViewSink:
         if stream is None:
             return None
         return stream.seq, "".join(stream.sent)
-
-    def seq_of(self, tid: str) -> int:
-        """How many pieces of this text went to the tab in this drive (0 if none)."""
-        return max(self._seqs.get(tid, 0), 0)
 
     # Sending
 

@@ -56,6 +56,7 @@ class Conversation:
     notes: list[Note] = field(default_factory=list)
     outcomes: dict[str, str] = field(default_factory=dict)  # call id -> how it ended (complete, denied, aborted, …)
     thought: dict[str, float] = field(default_factory=dict)  # reasoning message id -> seconds spent
+    seqs: dict[str, int] = field(default_factory=dict)  # text id -> the last piece (or whole) the tab was sent
     counter: int = 0
 
     # Ids
