@@ -16,6 +16,8 @@ With no configuration it runs on the built-in demo model, offline; ask it "what 
 from __future__ import annotations
 
 import asyncio
+import importlib
+import os
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -412,6 +414,11 @@ def index() -> rx.Component:
         style={"display": "flex", "minHeight": "100vh"},
     )
 
+
+# Modules named in COPILOT_EXTRA_MODULES (comma-separated) add tools of their own, e.g. a developer's
+# experiments or the browser tests' slow tools; they may import this module's states.
+for extra in filter(None, (name.strip() for name in os.environ.get("COPILOT_EXTRA_MODULES", "").split(","))):
+    importlib.import_module(extra)
 
 app = rx.App(api_transformer=cui.content_security_policy())
 app.add_page(index, title="Acme sales · copilot_ui demo")

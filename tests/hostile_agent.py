@@ -17,6 +17,8 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
 
     !reply <text>                text streamed in pieces of ~20 characters
     !reply-slow <ms> <text>      the same, waiting <ms> between pieces
+    !pieces <ms> <n> <text>      <text> in pieces of <n> characters, waiting <ms> between pieces
+    !markdown <ms>               a Markdown document (heading, list, code fence, table) in small pieces
     !big <n>                     one reply of exactly n characters on one line, in pieces of ~4000
     !reasoning <text>            a reasoning span and message holding <text>, then the reply "done"
     !tool <name> <json>          a call of the page's (frontend) tool; after its result: "results: <content>"
@@ -26,6 +28,7 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !ids                         a valid run whose message and tool-call ids hold the Authorization header
     !badframe <text>             a frame that is not JSON, holding <text>
     !hang <seconds>              RUN_STARTED, then silence for <seconds>, then RUN_FINISHED
+    !loop <tool>                 calls <tool> with {"n": <results so far>} on every run, never done
     !snapshot-swap <tool> <a> <b>  a call of <tool> with arguments <a> (call id SWAP_CALL_ID); after its
                                  result, a MESSAGES_SNAPSHOT where that call carries <b> and has no result
     anything else                the reply "hostile agent: unknown command"
@@ -199,6 +202,43 @@ async def _reply_slow(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _pieces(turn: Turn) -> Stream:
+    delay, size, text = (turn.argument.split(" ", 2) + ["", ""])[:3]
+    async for event in _paced(turn, text, int(size), int(delay) / 1000):
+        yield event
+
+
+MARKDOWN = (
+    "# Weekly figures\n\nRevenue grew **12%**, led by *Berlin*.\n\n"
+    "- Berlin: $18,420\n- Paris: $15,310\n- London: $14,480\n\n"
+    "```python\ntotal = sum([18420, 15310, 14480])\nprint(total)\n```\n\n"
+    "| City | Sales |\n| --- | --- |\n| Berlin | 18,420 |\n| Paris | 15,310 |\n\nThat is all."
+)
+
+
+async def _markdown(turn: Turn) -> Stream:
+    async for event in _paced(turn, MARKDOWN, 3, int(turn.argument or "20") / 1000):
+        yield event
+
+
+async def _paced(turn: Turn, text: str, size: int, seconds: float) -> Stream:
+    yield turn.started()
+    for event in _text(text, piece=max(size, 1)):
+        yield event
+        if isinstance(event, TextMessageContentEvent):
+            await asyncio.sleep(seconds)
+    yield turn.finished()
+
+
+async def _loop(turn: Turn) -> Stream:
+    call_id = _new_id("call-")
+    count = sum(1 for message in turn.run_input.messages if message.role == "tool")
+    yield turn.started()
+    for event in _tool_call(call_id, turn.argument.strip(), json.dumps({"n": count})):
+        yield event
+    yield turn.finished(call_id)
+
+
 async def _big(turn: Turn) -> Stream:
     size = int(turn.argument.strip())
     text = ("0123456789" * (size // 10 + 1))[:size]
@@ -325,6 +365,9 @@ class Command:
 COMMANDS: dict[str, Command] = {
     "reply": Command(_reply),
     "reply-slow": Command(_reply_slow),
+    "pieces": Command(_pieces),
+    "markdown": Command(_markdown),
+    "loop": Command(_loop, _loop),
     "big": Command(_big),
     "reasoning": Command(_reasoning),
     "tool": Command(_tool),

@@ -1,14 +1,19 @@
 """The third ring: the app built and served in production mode, driven in Chromium by Playwright.
 
-The app is built and served once per test session (`reflex run --env prod`, one port) in a build
-folder of its own (.web-test), so a `make run` in the same checkout does not get in the way. Each
-test gets a fresh browser context (a new tab token, so a new session) and fails on any console
-error or page error.
+Two servings of the demo app, each built once per test session (`reflex run --env prod`, one port)
+in a build folder of its own, so that a `make run` in the same checkout does not get in the way:
+- `app_url`: on the built-in demo model, as a newcomer runs it;
+- `hostile_app`: talking to the hostile AG-UI server of tests/hostile_agent.py over HTTP, with a
+  secret Authorization header and an API key in its environment that must never reach a browser.
+Both add the tests' slow tools (tests/browser/_app_extras.py). Each test gets a fresh browser
+context (a new tab token, so a new session) and fails on any console error or page error.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -16,11 +21,14 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, WebSocket, sync_playwright
+
+from tests.hostile_agent import HostileAgent, start_hostile_agent
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm packages
@@ -32,35 +40,91 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+EXTRAS = "tests.browser._app_extras"
+
+
+@dataclass(frozen=True)
+class ServedApp:
+    """The app as one test session serves it."""
+
+    url: str
+    web_dir: Path  # its build folder (the built assets are under build/client)
+    log: Path
+    secrets: tuple[str, ...] = ()  # values that must never reach a browser
 
 
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The demo app, served in production mode on a free port for the whole session."""
-    port = _free_port()
-    states = tmp_path_factory.mktemp("states")
-    log_path = tmp_path_factory.mktemp("app") / "reflex.log"
-    bin_dir = Path(sys.executable).parent
+    """The demo app on the built-in demo model, served in production mode on a free port for the whole session."""
+    with _served(tmp_path_factory, "app", ".web-test", {}) as served:
+        yield served.url
+
+
+@pytest.fixture(scope="session")
+def hostile() -> Iterator[HostileAgent]:
+    """The hostile AG-UI server: it does what the last message says (see tests/hostile_agent.py)."""
+    server = start_hostile_agent()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def hostile_app(tmp_path_factory: pytest.TempPathFactory, hostile: HostileAgent) -> Iterator[ServedApp]:
+    """The demo app whose agent is the hostile server, with a secret header and an API key in its environment."""
+    token, api_key = secrets.token_urlsafe(24), "sk-test-" + secrets.token_urlsafe(24)
     env = {
-        **os.environ,
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-        "REFLEX_USE_NPM": "1",
-        "REFLEX_WEB_WORKDIR": ".web-test",
-        "REFLEX_STATES_WORKDIR": str(states),
-        "PYTHONUNBUFFERED": "1",
+        "COPILOT_AGENT_URL": hostile.url,
+        "COPILOT_AGENT_HEADERS": json.dumps({"Authorization": f"Bearer {token}"}),
+        "OPENAI_API_KEY": api_key,
     }
-    for variable in ("COPILOT_AGENT_URL", "COPILOT_AGENT_HEADERS", "COPILOT_MODEL"):
-        env.pop(variable, None)  # the tests use the built-in demo model
-    reflex = shutil.which("reflex", path=str(bin_dir)) or "reflex"
-    command = [reflex, "run", "--env", "prod", "--frontend-port", str(port), "--backend-port", str(port)]
-    with log_path.open("w") as log:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_served(url, server, log_path)
-        yield url
-    finally:
-        _stop(server)
+    with _served(tmp_path_factory, "hostile-app", ".web-test-hostile", env, (f"Bearer {token}", token, api_key)) as served:
+        yield served
+
+
+class _served:
+    """Build and serve the app (a context manager): its URL, build folder and log."""
+
+    def __init__(
+        self,
+        factory: pytest.TempPathFactory,
+        name: str,
+        web_dir: str,
+        env: dict[str, str],
+        secret_values: tuple[str, ...] = (),
+    ) -> None:
+        self.port = _free_port()
+        self.log = factory.mktemp(name) / "reflex.log"
+        self.served = ServedApp(f"http://127.0.0.1:{self.port}", ROOT / web_dir, self.log, secret_values)
+        bin_dir = Path(sys.executable).parent
+        self.env = {
+            **{key: value for key, value in os.environ.items() if not key.startswith("COPILOT_")},
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+            "REFLEX_USE_NPM": "1",
+            "REFLEX_WEB_WORKDIR": web_dir,
+            "REFLEX_STATES_WORKDIR": str(factory.mktemp(f"{name}-states")),
+            "PYTHONUNBUFFERED": "1",
+            "COPILOT_EXTRA_MODULES": EXTRAS,
+            **env,
+        }
+        self.command = [
+            shutil.which("reflex", path=str(bin_dir)) or "reflex",
+            *("run", "--env", "prod", "--frontend-port", str(self.port), "--backend-port", str(self.port)),
+        ]
+
+    def __enter__(self) -> ServedApp:
+        with self.log.open("w") as log:
+            self.server = subprocess.Popen(
+                self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        try:
+            _wait_until_served(self.served.url, self.server, self.log)
+        except BaseException:
+            _stop(self.server)
+            raise
+        return self.served
+
+    def __exit__(self, *exc_info: object) -> None:
+        _stop(self.server)
 
 
 def _wait_until_served(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
@@ -125,20 +189,65 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     launched.close()
 
 
+@dataclass
+class Frames:
+    """Every websocket frame the browser received, as text."""
+
+    received: list[str] = field(default_factory=list)
+
+    def watch(self, websocket: WebSocket) -> None:
+        websocket.on("framereceived", lambda frame: self.received.append(frame if isinstance(frame, str) else frame.decode()))
+
+
+class Tabs:
+    """Opens tabs (each a context of its own: a new session) that fail the test on any browser error."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.problems: list[str] = []
+        self.frames = Frames()
+        self.allowed: list[Callable[[str], bool]] = []  # errors a test expects (e.g. a blocked request)
+
+    def open(self, base_url: str, **options: object) -> Page:
+        context = self._browser.new_context(viewport={"width": 1400, "height": 900}, base_url=base_url, **options)
+        self.contexts.append(context)
+        return self.tab(context)
+
+    def tab(self, context: BrowserContext) -> Page:
+        """Another tab of a context (the same browser session's storage, its own tab token)."""
+        tab = context.new_page()
+        tab.on("console", self._console)
+        tab.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        tab.on("websocket", self.frames.watch)
+        tab.set_default_timeout(15_000)
+        return tab
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error" and not any(allowed(message.text) for allowed in self.allowed):
+            self.problems.append(f"console error: {message.text} ({message.location.get('url', '')})")
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
 @pytest.fixture
-def page(browser: Browser, app_url: str) -> Iterator[Page]:
-    """A fresh tab on the app; the test fails on any console error or page error."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, base_url=app_url)
-    problems: list[str] = []
+def tabs(browser: Browser) -> Iterator[Tabs]:
+    """Tabs for one test; it fails on any console error or page error they report."""
+    opened = Tabs(browser)
+    yield opened
+    opened.close()
+    assert not opened.problems, "the browser reported errors:\n" + "\n".join(opened.problems)
 
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(f"console error: {message.text} ({message.location.get('url', '')})")
 
-    tab = context.new_page()
-    tab.on("console", on_console)
-    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    tab.set_default_timeout(15_000)
-    yield tab
-    context.close()
-    assert not problems, "the browser reported errors:\n" + "\n".join(problems)
+@pytest.fixture
+def page(tabs: Tabs, app_url: str) -> Page:
+    """A fresh tab on the demo app (demo model)."""
+    return tabs.open(app_url, permissions=["clipboard-read", "clipboard-write"])
+
+
+@pytest.fixture
+def hostile_page(tabs: Tabs, hostile_app: ServedApp) -> Page:
+    """A fresh tab on the app whose agent is the hostile server."""
+    return tabs.open(hostile_app.url)

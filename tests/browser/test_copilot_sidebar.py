@@ -6,6 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from ._person import ask, card, dialog, order_status, replies
+
 DARK = re.compile(r"\bdark\b")
 
 # Records, in the page itself, what the person would see and when: every length the reply being
@@ -21,12 +23,6 @@ new MutationObserver(() => {
   if (window.__seen.followUpAt === null && sidebar && sidebar.textContent.includes('Done:')) window.__seen.followUpAt = now;
 }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
 """
-
-
-def ask(page: Page, text: str) -> None:
-    box = page.get_by_role("textbox", name="Ask the copilot")
-    box.fill(text)
-    box.press("Enter")
 
 
 def test_the_sidebar_is_a_landmark_with_a_message_box(page: Page):
@@ -46,7 +42,7 @@ def test_hello_gets_a_reply_streamed_word_by_word(page: Page):
     expect(page.get_by_role("textbox", name="Ask the copilot")).to_have_value("")  # Enter sent and cleared it
     reply = sidebar.locator('[data-kind="assistant"]')
     expect(reply).to_contain_text("Hello! I'm the demo copilot", timeout=20_000)
-    expect(reply).to_contain_text("Connect a real model or any AG-UI agent server")
+    expect(reply).to_contain_text("Connect a real model or any AG-UI agent server", timeout=20_000)
     expect(sidebar.locator('[data-kind="live"]')).to_have_count(0)
 
     lengths = page.evaluate("window.__seen.replyLengths")
@@ -72,10 +68,10 @@ def test_switching_to_dark_mode_changes_the_page_before_the_agent_answers(page: 
     ask(page, "switch to dark mode")
 
     sidebar = page.get_by_role("complementary", name="Copilot")
-    card = sidebar.locator('[data-tool="set_theme"]')
-    expect(card).to_have_attribute("data-status", "complete", timeout=20_000)
-    expect(card.get_by_label("Arguments")).to_contain_text('"mode": "dark"')
-    expect(card.get_by_label("Result")).to_have_text("Theme is now dark.")
+    theme = card(page, "set_theme")
+    expect(theme).to_have_attribute("data-status", "complete", timeout=20_000)
+    expect(theme.get_by_label("Arguments")).to_contain_text('"mode": "dark"')
+    expect(theme.get_by_label("Result")).to_have_text("Theme is now dark.")
     expect(page.locator("html")).to_have_class(DARK)
     expect(page.locator("#theme-label")).to_contain_text("dark")
 
@@ -99,53 +95,54 @@ def test_switching_back_to_light_mode_restores_the_page(page: Page):
     expect(page.locator('[data-tool="set_theme"]')).to_have_count(2)
 
 
-def order_status(page: Page, order_id: str):
-    return page.locator(f'[data-order="{order_id}"] [data-status]')
-
-
-def test_a_refund_waits_for_approval_and_happens_once_approved(page: Page):
+def test_a_refund_waits_for_approval_in_a_dialog_that_says_what_will_happen(page: Page):
     page.goto("/")
     ask(page, "please refund order 1041")
 
-    card = page.locator('[data-tool="refund_order"]')
-    expect(card).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
-    expect(card.get_by_label("Arguments")).to_contain_text('"order_id": "#1041"')
+    approval = dialog(page)
+    expect(approval).to_be_visible(timeout=20_000)
+    expect(approval).to_contain_text("Refund order #1041: the money goes back to the customer.")
+    expect(card(page, "refund_order")).to_have_attribute("data-status", "awaiting_approval")
+    expect(card(page, "refund_order").get_by_label("Arguments")).to_contain_text('"order_id": "#1041"')
     expect(order_status(page, "#1041")).to_have_text("Processing")  # nothing happened yet
 
-    card.get_by_role("button", name="Approve").click()
+    approval.get_by_role("button", name="Approve").click()
     expect(order_status(page, "#1041")).to_have_text("Refunded", timeout=20_000)
-    expect(card).to_have_attribute("data-status", "complete")
-    expect(card.get_by_label("Result")).to_have_text("Refunded order #1041 ($89.50 to Alan Turing).")
-    expect(page.locator('[data-kind="assistant"]').last).to_have_text(
+    expect(page.locator('[data-kpi="Refunds"]')).to_have_text("24")
+    expect(card(page, "refund_order")).to_have_attribute("data-status", "complete")
+    expect(card(page, "refund_order").get_by_label("Result")).to_have_text("Refunded order #1041 ($89.50 to Alan Turing).")
+    expect(replies(page).last).to_have_text(
         "Done: Refunded order #1041 ($89.50 to Alan Turing). The dashboard lists order #1041 as Refunded.", timeout=20_000
     )
+    expect(page.get_by_role("textbox", name="Ask the copilot")).to_be_focused()  # back to the message box
 
 
-def test_a_denied_refund_changes_nothing_and_the_agent_says_so(page: Page):
+def test_a_denied_refund_changes_nothing_and_the_agent_quotes_the_reason(page: Page):
     page.goto("/")
     ask(page, "refund order 1042")
-    card = page.locator('[data-tool="refund_order"]')
-    expect(card.get_by_role("button", name="Deny")).to_be_visible(timeout=20_000)
-    card.get_by_role("button", name="Deny").click()
+    approval = dialog(page)
+    expect(approval).to_be_visible(timeout=20_000)
+    approval.get_by_role("textbox", name="Reason (optional)").fill("the customer kept it")
+    approval.get_by_role("button", name="Deny").click()
 
-    expect(card).to_have_attribute("data-status", "denied", timeout=20_000)
-    expect(page.locator('[data-kind="assistant"]').last).to_have_text(
-        "That did not happen: denied by the user: the user said no.", timeout=20_000
+    expect(card(page, "refund_order")).to_have_attribute("data-status", "denied", timeout=20_000)
+    expect(replies(page).last).to_have_text(
+        "That did not happen: denied by the user: the customer kept it.", timeout=20_000
     )
     expect(order_status(page, "#1042")).to_have_text("Shipped")
+    expect(approval).to_have_count(0)
 
 
 def test_a_waiting_approval_survives_a_reload(page: Page):
     page.goto("/")
     ask(page, "refund order 1041")
-    card = page.locator('[data-tool="refund_order"]')
-    expect(card).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
+    expect(dialog(page)).to_be_visible(timeout=20_000)
 
     page.reload()
-    card = page.locator('[data-tool="refund_order"]')
-    expect(card).to_have_attribute("data-status", "awaiting_approval")
+    expect(card(page, "refund_order")).to_have_attribute("data-status", "awaiting_approval")
     expect(page.locator('[data-kind="user"]')).to_have_text("refund order 1041")
-    card.get_by_role("button", name="Approve").click()
+    expect(dialog(page)).to_be_visible()  # it opens again by itself
+    dialog(page).get_by_role("button", name="Approve").click()
     expect(order_status(page, "#1041")).to_have_text("Refunded", timeout=20_000)
 
 
@@ -211,13 +208,13 @@ def test_a_new_conversation_during_a_reply_leaves_the_old_reply_behind(page: Pag
 def test_a_question_from_the_agent_takes_the_persons_answer_as_its_result(page: Page):
     page.goto("/")
     ask(page, "ask me something")
-    card = page.locator('[data-tool="ask_user"]')
-    expect(card).to_have_attribute("data-status", "awaiting_input", timeout=20_000)
-    expect(card.get_by_label("Arguments")).to_contain_text("Which region should the dashboard focus on?")
+    question = card(page, "ask_user")
+    expect(question).to_have_attribute("data-status", "awaiting_input", timeout=20_000)
+    expect(question).to_contain_text("Which region should the dashboard focus on?")
 
-    answer = card.get_by_role("textbox", name="Your answer")
+    answer = question.get_by_role("textbox", name="Your answer")
     answer.fill("Europe")
     answer.press("Enter")
-    expect(card).to_have_attribute("data-status", "complete", timeout=20_000)
-    expect(card.get_by_label("Result")).to_have_text("Europe")
+    expect(question).to_have_attribute("data-status", "complete", timeout=20_000)
+    expect(question.get_by_label("Result")).to_have_text("Europe")
     expect(page.locator('[data-kind="assistant"]').last).to_have_text("Done: Europe", timeout=20_000)

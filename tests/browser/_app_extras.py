@@ -1,0 +1,48 @@
+"""Tools the browser tests add to the demo app (COPILOT_EXTRA_MODULES): slow ones, to race clicks against them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import copilot_ui as cui
+from copilot_ui.copilot_ui import DashboardState
+
+RUNS: Counter[str] = Counter()  # runs by note: a test checks that its own call ran once
+
+
+@cui.frontend_tool(state=DashboardState)
+async def slow_state_tool(state: DashboardState, seconds: float, note: str = "") -> str:
+    """Change the dashboard after a while (it works on a copy of the state while it waits).
+
+    Args:
+        seconds: How long it takes.
+        note: A label for the run.
+    """
+    RUNS[note] += 1
+    await asyncio.sleep(seconds)
+    state.city = "Paris"
+    return f"{note} ran {RUNS[note]} time(s)"
+
+
+@cui.frontend_tool(approval="always")
+async def slow_approval(note: str) -> str:
+    """Something that needs the person's approval, and takes a second once approved.
+
+    Args:
+        note: A label for the run.
+    """
+    RUNS[note] += 1
+    await asyncio.sleep(1)
+    return f"{note} ran {RUNS[note]} time(s)"
+
+
+@cui.frontend_tool
+async def counted(n: int = 0) -> str:
+    """A quick tool that says how often it was called.
+
+    Args:
+        n: Any number.
+    """
+    RUNS["counted"] += 1
+    return f"counted {n}"

@@ -1,0 +1,59 @@
+"""What a person does at the copilot, and what they see: shared by the browser tests."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+TURN_TIMEOUT = 20_000  # ms: a turn of the demo model, on a busy two-core machine
+
+
+def ask(page: Page, text: str) -> None:
+    """Type a message in the copilot's box and press Enter."""
+    box = page.get_by_role("textbox", name="Ask the copilot")
+    box.fill(text)
+    box.press("Enter")
+
+
+def idle(page: Page, timeout: float = TURN_TIMEOUT) -> None:
+    """Wait until the copilot is done (Send is back)."""
+    expect(page.locator(".cui-composer").get_by_role("button", name="Send")).to_be_attached(timeout=timeout)
+
+
+def copilot(page: Page) -> Locator:
+    """The copilot's conversation."""
+    return page.get_by_role("log", name="Conversation")
+
+
+def replies(page: Page) -> Locator:
+    """The agent's finished replies."""
+    return page.locator('[data-kind="assistant"]')
+
+
+def card(page: Page, tool: str) -> Locator:
+    """The cards of a tool's calls."""
+    return page.locator(f'[data-tool="{tool}"]')
+
+
+def dialog(page: Page) -> Locator:
+    """The approval dialog."""
+    return page.get_by_role("alertdialog")
+
+
+def order_status(page: Page, order_id: str) -> Locator:
+    """The status cell of an order in the Orders table."""
+    return page.locator(f'[data-order="{order_id}"] [data-status]')
+
+
+# Records, in the page itself, when the text on screen changed and what it was: in-page timestamps,
+# as reflex_perf.md advises (Playwright's own waits add ~10 ms each).
+TEXT_OBSERVER = """
+window.__seen = {changes: [], lengths: [], darkAt: null, followUpAt: null};
+new MutationObserver(() => {
+  const now = performance.now();
+  const live = document.querySelector('[data-kind="live"]');
+  if (live) { window.__seen.lengths.push(live.textContent.length); window.__seen.changes.push(now); }
+  if (window.__seen.darkAt === null && document.documentElement.classList.contains('dark')) window.__seen.darkAt = now;
+  const log = document.querySelector('[role="log"]');
+  if (window.__seen.followUpAt === null && log && log.textContent.includes('Done:')) window.__seen.followUpAt = now;
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
