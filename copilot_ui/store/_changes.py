@@ -21,6 +21,8 @@ from ._base import automatic_title
 from ._bookkeeping import bookkeeping_of
 from ._schema import ID_LENGTH
 
+DIGEST_SIZE = 16
+
 
 @dataclass(slots=True)
 class Written:
@@ -30,8 +32,8 @@ class Written:
     thread_id: str
     pk: int
     revision: int
-    keys: list[str]  # message keys in position order
-    digests: dict[str, bytes]  # by message key
+    keys: list[str]  # message keys in position order (the messages' own id strings, not copies)
+    digests: bytes  # theirs, DIGEST_SIZE bytes each in the same order: about 24 bytes a message in all
     state: bytes  # digests of the JSON columns
     bookkeeping: bytes
     notes: bytes
@@ -82,19 +84,19 @@ def snapshot(thread: Thread, notes: list[dict[str, Any]] | None) -> Snapshot:
     )
 
 
-def message_changes(written_keys: list[str], written_digests: dict[str, bytes], now: Snapshot) -> MessageChanges:
-    """The rows that make the stored messages (`written_*`) into the snapshot's."""
+def message_changes(written: Written, now: Snapshot) -> MessageChanges:
+    """The rows that make the stored messages into the snapshot's."""
     changes = MessageChanges()
     current = set(now.keys)
-    changes.deleted = [key for key in written_keys if key not in current]
-    old_positions = {key: position for position, key in enumerate(written_keys)}
+    changes.deleted = [key for key in written.keys if key not in current]
+    old_positions = {key: position for position, key in enumerate(written.keys)}
     for position, (key, new_digest, body) in enumerate(zip(now.keys, now.digests, now.bodies, strict=True)):
-        old_digest = written_digests.get(key)
-        if old_digest is None:
+        old = old_positions.get(key)
+        if old is None:
             changes.inserted.append({"message_key": key, "position": position, "digest": new_digest, "body": body})
-        elif old_digest != new_digest:
+        elif written.digests[old * DIGEST_SIZE : (old + 1) * DIGEST_SIZE] != new_digest:
             changes.rewritten.append({"b_key": key, "position": position, "digest": new_digest, "body": body})
-        elif old_positions[key] != position:
+        elif old != position:
             changes.moved.append({"b_key": key, "position": position})
     return changes
 
@@ -125,4 +127,4 @@ def to_json(value: Any) -> str:
 
 def digest(text: str) -> bytes:
     """A short fingerprint of stored JSON: equal text, equal digest."""
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+    return hashlib.blake2b(text.encode(), digest_size=DIGEST_SIZE).digest()

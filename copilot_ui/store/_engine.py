@@ -38,12 +38,13 @@ def in_memory(url: URL) -> bool:
 def store_engine(url: URL, **options: Any) -> Engine:
     """An engine for the store's database (a SQLite file is created, with its folder, when missing)."""
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True, **options)
+        return create_engine(url, **{"pool_pre_ping": True, **options})  # a restarted server costs no request
+    connect_args = {"check_same_thread": False, "timeout": 30, **options.pop("connect_args", {})}
     if in_memory(url):
-        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False}, **options)
+        engine = create_engine(url, **{"poolclass": StaticPool, **options}, connect_args=connect_args)
     else:
         Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **options)
+        engine = create_engine(url, **options, connect_args=connect_args)
     _set_up_sqlite(engine, wal=not in_memory(url))
     return engine
 

@@ -30,7 +30,7 @@ from ..core import Thread
 from ..protocol import new_id
 from ._base import NEW_TITLE, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
 from ._bookkeeping import restore_bookkeeping
-from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, snapshot
+from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, row_keys, snapshot
 from ._engine import WRITE, database_url, in_memory, store_engine
 from ._migrate import upgrade
 from ._schema import ID_LENGTH, messages, threads
@@ -115,7 +115,7 @@ class SQLThreadStore(ThreadStore):
             if row is None:
                 raise ThreadNotFound(thread.id)
             written = self._remembered(thread, owner, row) or _read_written(db, owner, thread.id, row)
-            changes = message_changes(written.keys, written.digests, now)
+            changes = message_changes(written, now)
             values = _changed_columns(row, written, now)
             if changes or values:
                 _write_messages(db, row.pk, changes)
@@ -142,7 +142,9 @@ class SQLThreadStore(ThreadStore):
         bodies = "[" + ",".join(body for _, _, body in stored) + "]"  # one parse for the whole conversation
         thread = Thread(thread_id, _MESSAGES.validate_json(bodies), json.loads(row.state))
         restore_bookkeeping(thread, json.loads(row.bookkeeping))
-        keys = [key for key, _, _ in stored]
+        keys = row_keys(thread.messages)  # the same keys, as the messages' own strings
+        if keys != [key for key, _, _ in stored]:
+            keys = [key for key, _, _ in stored]
         self._remember(
             thread,
             Written(
@@ -151,7 +153,7 @@ class SQLThreadStore(ThreadStore):
                 pk=row.pk,
                 revision=row.revision,
                 keys=keys,
-                digests={key: bytes(value) for key, value, _ in stored},
+                digests=b"".join(bytes(value) for _, value, _ in stored),
                 state=digest(row.state),
                 bookkeeping=digest(row.bookkeeping),
                 notes=digest(row.notes),
@@ -244,7 +246,7 @@ def _read_written(db: Connection, owner: str, thread_id: str, row: Row) -> Writt
         pk=row.pk,
         revision=row.revision,
         keys=[key for key, _ in stored],
-        digests={key: bytes(value) for key, value in stored},
+        digests=b"".join(bytes(value) for _, value in stored),
         state=digest(state),
         bookkeeping=digest(bookkeeping),
         notes=digest(notes),
@@ -289,7 +291,7 @@ def _written_after(before: Written, now: Snapshot, revision: int) -> Written:
         pk=before.pk,
         revision=revision,
         keys=now.keys,
-        digests=dict(zip(now.keys, now.digests, strict=True)),
+        digests=b"".join(now.digests),
         state=digest(now.state),
         bookkeeping=digest(now.bookkeeping),
         notes=before.notes if now.notes is None else digest(now.notes),

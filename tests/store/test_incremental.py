@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ag_ui.core import AssistantMessage, FunctionCall, ToolCall, UserMessage
+from ag_ui.core import AssistantMessage, FunctionCall, Interrupt, ToolCall, UserMessage
 
-from copilot_ui.core import Thread
+from copilot_ui.core import Approve, Thread
 from tests.store.meter import WriteMeter
 
 
@@ -148,3 +148,35 @@ def test_a_loaded_thread_is_saved_incrementally_too(store, open_store):
     with WriteMeter(again.engine) as meter:
         again.save("alice", thread)
     assert meter.rows <= 3
+
+
+def test_a_loaded_thread_saved_unchanged_writes_nothing(store, open_store):
+    thread = stored_thread(store, 10)
+    thread.add_tool_call("lookup", '{"city": "Zürich"}', call_id="c1")
+    thread.add_tool_result("c1", "sunny", error=None)
+    thread.state = {"city": "Zürich", "temperature": 21.5, "tags": ["a", None, True]}
+    thread.decisions = {"c1": Approve({"city": "Bern"})}
+    thread.interrupts = [Interrupt(id="int-1", reason="input_required", message="Which day?")]
+    store.save("alice", thread, notes=[{"kind": "error", "after": 3}])
+
+    again = open_store()
+    loaded = again.load("alice", thread.id)
+    with WriteMeter(again.engine) as meter:
+        again.save("alice", loaded, notes=[{"kind": "error", "after": 3}])
+    assert meter.statements == 0  # what was read back serializes to what was stored
+
+
+def test_messages_with_repeated_or_very_long_ids_are_kept_in_order(store, open_store):
+    thread = Thread(store.create("alice", agent="default").id)
+    long_id = "m" * 400
+    for n, message_id in enumerate(["same", "same", long_id, "~tilde", "same"]):
+        thread.add_message(UserMessage(id=message_id, content=f"message {n}"))
+    store.save("alice", thread)
+    loaded = open_store().load("alice", thread.id)
+    assert [(m.id, m.content) for m in loaded.messages] == [(m.id, m.content) for m in thread.messages]
+
+    thread.add_message(UserMessage(id="same", content="message 5"))
+    with WriteMeter(store.engine) as meter:
+        store.save("alice", thread)
+    assert meter.rows == 2
+    assert [m.content for m in open_store().load("alice", thread.id).messages][-1] == "message 5"
