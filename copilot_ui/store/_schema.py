@@ -69,3 +69,6 @@ messages = Table(
     Column("body", Text, nullable=False),  # the AG-UI message, JSON
     Index(None, "thread_pk", "position"),
 )
+
+# Alembic's own table, kept by Alembic and not part of `metadata`: read to skip a run with nothing to do.
+version_table = Table(VERSION_TABLE, MetaData(), Column("version_num", String(32), primary_key=True))

@@ -10,7 +10,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 
 from copilot_ui.core import Thread
-from copilot_ui.store import SQLThreadStore
+from copilot_ui.store import SQLThreadStore, _migrate
 from copilot_ui.store._migrate import MIGRATIONS, alembic_config, upgrade
 from copilot_ui.store._schema import VERSION_TABLE, metadata
 
@@ -79,6 +79,10 @@ def test_the_store_leaves_an_apps_own_tables_and_migrations_alone(database_url):
         assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "app0001"
         assert "orders" in inspect(db).get_table_names()
     engine.dispose()
+
+
+def test_the_store_knows_its_newest_revision_without_loading_alembic():
+    assert _migrate.HEAD == HEAD
 
 
 def test_the_alembic_configuration_names_the_store_migrations():
