@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 from ..core import Thread
 
@@ -70,11 +70,13 @@ class ThreadStore(ABC):
 
     @abstractmethod
     def save(self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None) -> ThreadSummary:
-        """Make the stored thread what `thread` is now: its messages, state and bookkeeping.
+        """Make the stored thread what `thread` is now: its messages, state and bookkeeping, in one transaction.
 
         `notes` (small JSON objects the view keeps beside the conversation) replace the stored ones;
-        None leaves them as they are. Call it at message boundaries, not per token. Don't change
-        the thread while it runs. Raises ThreadNotFound when the owner has no thread with its id.
+        None leaves them as they are. Call it at message boundaries, not per token, and let nothing
+        change the thread while it is read: from asyncio, `await asyncio.to_thread(store.save, owner,
+        thread)` where the run loop waits for it or between runs. Raises ThreadNotFound when the
+        owner has no thread with this id (a thread deleted meanwhile is not brought back).
         """
 
     @abstractmethod
@@ -107,7 +109,7 @@ class ThreadStore(ABC):
     def close(self) -> None:  # noqa: B027 - a store without resources has nothing to release
         """Release connections; the store is not used after."""
 
-    def __enter__(self) -> ThreadStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
