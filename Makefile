@@ -11,7 +11,7 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 export REFLEX_USE_NPM := 1
 export PATH := $(BIN):$(PATH)
 
-.PHONY: install run test bench lint browser clean
+.PHONY: install run test bench lint browser services clean
 
 install: $(STAMP)
 
@@ -24,7 +24,7 @@ $(STAMP): requirements.txt
 run: install
 	reflex run
 
-test: install browser
+test: install browser services
 	$(BIN)/python -m pytest
 
 bench: install
@@ -41,6 +41,19 @@ browser:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; \
 	else $(BIN)/playwright install chromium; fi
+
+# PostgreSQL and redis-server for the store's tests (which start throwaway servers of their own): Debian's packages
+# when root; elsewhere the tests that need them are skipped, saying why.
+services:
+	@missing=""; \
+	{ command -v redis-server || test -x /usr/bin/redis-server; } >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	{ command -v initdb || ls /usr/lib/postgresql/*/bin/initdb; } >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's$$missing for the store tests"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; \
+	else echo "No$$missing here: the tests that need it are skipped (make test installs it when run as root)"; fi
 
 clean:
 	rm -rf .web .web-* .states .states-* bench/.work

@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-BENCHMARKS = ["bench.replay_throughput", "bench.loop_overhead", "bench.apply_cost"]
+BENCHMARKS = ["bench.replay_throughput", "bench.loop_overhead", "bench.apply_cost", "bench.store_cost"]
 
 
 def main() -> int:

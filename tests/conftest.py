@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.services import postgres_server, postgres_url, redis_url  # noqa: F401 - real services, as fixtures
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser ring runs last: the fast rings report first, and need no build."""

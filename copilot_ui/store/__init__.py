@@ -1,5 +1,6 @@
-"""Threads and messages in SQL (SQLite by default). No Reflex here."""
+"""Conversations that last: threads and their messages in SQL (a SQLite file by default). No Reflex here."""
 
-from ._sqlite import ThreadStore, ThreadSummary
+from ._base import StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
+from ._sql import SQLThreadStore
 
-__all__ = ["ThreadStore", "ThreadSummary"]
+__all__ = ["SQLThreadStore", "StoredThread", "ThreadExists", "ThreadNotFound", "ThreadStore", "ThreadSummary"]

@@ -1,0 +1,133 @@
+"""What a store of conversations promises, whatever keeps them: the `ThreadStore` interface.
+
+Every operation names the owner (a person, an account: whatever the app authenticates). An owner
+sees only their own threads: another owner's thread, even asked for by its exact id, looks exactly
+like a thread that does not exist. The methods are blocking; from asyncio code call them through
+`asyncio.to_thread` (an implementation is safe to use from several threads at once).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Self
+
+from ..core import Thread
+
+NEW_TITLE = "New conversation"
+TITLE_LENGTH = 80
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadSummary:
+    """A stored thread as a list of conversations shows it."""
+
+    id: str
+    title: str
+    agent: str
+    created_at: datetime
+    updated_at: datetime  # when the conversation last changed (renaming or archiving leaves it)
+    archived: bool
+    message_count: int
+
+
+@dataclass(slots=True)
+class StoredThread:
+    """A stored conversation, ready to show and to resume: the thread, the view's notes, its summary."""
+
+    thread: Thread
+    summary: ThreadSummary
+    notes: list[dict[str, Any]] = field(default_factory=list)  # as saved, untouched by the store
+
+
+class ThreadNotFound(LookupError):
+    """The owner has no thread with this id (it never existed, was deleted, or is someone else's)."""
+
+    def __init__(self, thread_id: str) -> None:
+        super().__init__(f"no thread {thread_id!r} for this owner; create() it first")
+        self.thread_id = thread_id
+
+
+class ThreadExists(ValueError):
+    """create() was given the id of a thread the owner already has."""
+
+    def __init__(self, thread_id: str) -> None:
+        super().__init__(f"thread {thread_id!r} already exists for this owner; save() to it instead")
+        self.thread_id = thread_id
+
+
+class ThreadStore(ABC):
+    """Conversations kept for their owners: created, saved turn by turn, listed, resumed, renamed, archived, deleted."""
+
+    @abstractmethod
+    def create(self, owner: str, *, agent: str, title: str | None = None, thread_id: str | None = None) -> ThreadSummary:
+        """A new, empty conversation of `owner` with `agent`; a fresh id unless `thread_id` is given.
+
+        Without a title it is named after its first user message. Raises ThreadExists when the owner
+        already has a thread with that id.
+        """
+
+    @abstractmethod
+    def save(self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None) -> ThreadSummary:
+        """Make the stored thread what `thread` is now: its messages, state and bookkeeping, in one transaction.
+
+        `notes` (small JSON objects the view keeps beside the conversation) replace the stored ones;
+        None leaves them as they are. Call it at message boundaries, not per token, and let nothing
+        change the thread while it is read: from asyncio, `await asyncio.to_thread(store.save, owner,
+        thread)` where the run loop waits for it or between runs. Raises ThreadNotFound when the
+        owner has no thread with this id (a thread deleted meanwhile is not brought back).
+        """
+
+    @abstractmethod
+    def load_with_notes(self, owner: str, thread_id: str) -> StoredThread | None:
+        """The thread as it was last saved, with the view's notes and its summary; None if the owner has none."""
+
+    @abstractmethod
+    def list(
+        self, owner: str, *, search: str = "", include_archived: bool = False, limit: int = 50, offset: int = 0
+    ) -> list[ThreadSummary]:
+        """The owner's threads, the most recently changed first; `search` matches titles (case-insensitive)."""
+
+    @abstractmethod
+    def rename(self, owner: str, thread_id: str, title: str) -> ThreadSummary:
+        """Give a thread a title of the person's choice (an empty one returns to the automatic title)."""
+
+    @abstractmethod
+    def archive(self, owner: str, thread_id: str, archived: bool = True) -> ThreadSummary:
+        """Hide a thread from the list (or show it again with archived=False); it is still loaded by id."""
+
+    @abstractmethod
+    def delete(self, owner: str, thread_id: str) -> bool:
+        """Forget a thread and its messages; False if the owner had no such thread."""
+
+    def load(self, owner: str, thread_id: str) -> Thread | None:
+        """The thread as it was last saved (messages, state, bookkeeping); None if the owner has none."""
+        stored = self.load_with_notes(owner, thread_id)
+        return None if stored is None else stored.thread
+
+    def close(self) -> None:  # noqa: B027 - a store without resources has nothing to release
+        """Release connections; the store is not used after."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def automatic_title(thread: Thread) -> str:
+    """The first user message, on one line and at most TITLE_LENGTH characters; NEW_TITLE before there is one."""
+    for message in thread.messages:
+        if message.role == "user":
+            text = " ".join(_text_of(message.content).split())
+            if text:
+                return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
+    return NEW_TITLE
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    # Multimodal content: the text parts, in order.
+    return " ".join(getattr(part, "text", "") or "" for part in content or ())

@@ -1,0 +1,66 @@
+"""The SQLAlchemy engine of a store: a URL or a file path, pooled connections, SQLite set up for concurrent use.
+
+SQLite runs in WAL mode (readers never wait for the writer) and a write transaction starts with
+BEGIN IMMEDIATE: it takes the write lock first, waiting for it, instead of failing half-way when
+two threads write at once. A `:memory:` database is one connection shared under a lock.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import URL, Engine, create_engine, event, make_url
+from sqlalchemy.pool import StaticPool
+
+DEFAULT_URL = "sqlite:///copilot_threads.db"
+URL_VARIABLE = "COPILOT_STORE_URL"
+WRITE = {"copilot_write": True}  # execution option of a connection that will write
+
+
+def database_url(url_or_path: str | Path | URL | None) -> URL:
+    """A SQLAlchemy URL from a URL, a SQLite file path, or nothing (COPILOT_STORE_URL, else ./copilot_threads.db)."""
+    if url_or_path is None:
+        url_or_path = os.environ.get(URL_VARIABLE) or DEFAULT_URL
+    if isinstance(url_or_path, URL):
+        return url_or_path
+    if isinstance(url_or_path, str) and "://" in url_or_path:
+        return make_url(url_or_path)
+    return URL.create("sqlite", database=str(url_or_path))
+
+
+def in_memory(url: URL) -> bool:
+    """A SQLite database that lives in the process only."""
+    return url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+
+
+def store_engine(url: URL, **options: Any) -> Engine:
+    """An engine for the store's database (a SQLite file is created, with its folder, when missing)."""
+    if url.get_backend_name() != "sqlite":
+        return create_engine(url, **{"pool_pre_ping": True, **options})  # a restarted server costs no request
+    connect_args = {"check_same_thread": False, "timeout": 30, **options.pop("connect_args", {})}
+    if in_memory(url):
+        engine = create_engine(url, **{"poolclass": StaticPool, **options}, connect_args=connect_args)
+    else:
+        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, **options, connect_args=connect_args)
+    _set_up_sqlite(engine, wal=not in_memory(url))
+    return engine
+
+
+def _set_up_sqlite(engine: Engine, *, wal: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def connected(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # transactions begin below, not in the driver
+        cursor = dbapi_connection.cursor()
+        if wal:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe from corruption in WAL mode
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def begin(connection: Any) -> None:
+        writes = connection.get_execution_options().get("copilot_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
