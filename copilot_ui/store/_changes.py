@@ -18,7 +18,6 @@ from ag_ui.core import Message
 
 from ..core import Thread
 from ._base import automatic_title
-from ._bookkeeping import bookkeeping_of
 from ._schema import ID_LENGTH
 
 DIGEST_SIZE = 16
@@ -78,7 +77,7 @@ def snapshot(thread: Thread, notes: list[dict[str, Any]] | None) -> Snapshot:
         digests=[digest(body) for body in bodies],
         bodies=bodies,
         state=to_json(thread.state),
-        bookkeeping=to_json(bookkeeping_of(thread)),
+        bookkeeping=to_json(thread.bookkeeping_json()),
         notes=None if notes is None else to_json(notes),
         auto_title=automatic_title(thread),
     )

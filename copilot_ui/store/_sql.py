@@ -29,7 +29,6 @@ from sqlalchemy.exc import IntegrityError
 from ..core import Thread
 from ..protocol import new_id
 from ._base import NEW_TITLE, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
-from ._bookkeeping import restore_bookkeeping
 from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, row_keys, snapshot
 from ._engine import WRITE, database_url, in_memory, store_engine
 from ._migrate import upgrade
@@ -141,7 +140,7 @@ class SQLThreadStore(ThreadStore):
             stored = db.execute(select(m.message_key, m.digest, m.body).where(m.thread_pk == row.pk).order_by(m.position)).all()
         bodies = "[" + ",".join(body for _, _, body in stored) + "]"  # one parse for the whole conversation
         thread = Thread(thread_id, _MESSAGES.validate_json(bodies), json.loads(row.state))
-        restore_bookkeeping(thread, json.loads(row.bookkeeping))
+        thread.restore_bookkeeping(json.loads(row.bookkeeping))
         keys = row_keys(thread.messages)  # the same keys, as the messages' own strings
         if keys != [key for key, _, _ in stored]:
             keys = [key for key, _, _ in stored]

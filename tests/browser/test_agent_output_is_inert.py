@@ -154,7 +154,9 @@ def test_a_markdown_image_from_another_host_is_a_link_and_is_never_fetched(hosti
 
 
 def test_a_script_in_the_arguments_cannot_approve_the_call(hostile_page: Page, hostile: HostileAgent):
-    clicker = "<img src=x onerror=\"document.querySelectorAll('button').forEach(b => b.textContent.includes('Approve') && b.click())\">"
+    clicker = (
+        "<img src=x onerror=\"document.querySelectorAll('button').forEach(b => b.textContent.includes('Approve') && b.click())\">"
+    )
     hostile_page.goto("/")
     ask(hostile_page, "!tool slow_approval " + json.dumps({"note": "clicker " + clicker}))
     expect(dialog(hostile_page)).to_be_visible(timeout=20_000)
@@ -178,7 +180,10 @@ def test_a_one_megabyte_line_never_blocks_the_page(hostile_page: Page):
     idle(hostile_page, timeout=60_000)
     reply = hostile_page.locator('[data-kind="assistant"]')
     expect(reply.get_by_role("button", name="Show all")).to_be_visible()
-    assert hostile_page.evaluate("window.__cuiText(document.querySelector('[data-kind=assistant] [data-tid]').dataset.tid).length") == 1_000_000
+    assert (
+        hostile_page.evaluate("window.__cuiText(document.querySelector('[data-kind=assistant] [data-tid]').dataset.tid).length")
+        == 1_000_000
+    )
 
     hostile_page.reload()
     expect(hostile_page.locator('[data-kind="assistant"]').get_by_role("button", name="Show all")).to_be_visible(timeout=20_000)

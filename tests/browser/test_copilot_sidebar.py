@@ -126,9 +126,7 @@ def test_a_denied_refund_changes_nothing_and_the_agent_quotes_the_reason(page: P
     approval.get_by_role("button", name="Deny").click()
 
     expect(card(page, "refund_order")).to_have_attribute("data-status", "denied", timeout=20_000)
-    expect(replies(page).last).to_have_text(
-        "That did not happen: denied by the user: the customer kept it.", timeout=20_000
-    )
+    expect(replies(page).last).to_have_text("That did not happen: denied by the user: the customer kept it.", timeout=20_000)
     expect(order_status(page, "#1042")).to_have_text("Shipped")
     expect(approval).to_have_count(0)
 

@@ -7,7 +7,6 @@ from ag_ui.core import AssistantMessage, FunctionCall, Interrupt, ToolCall, Tool
 from copilot_ui.agents import ScriptedAgent
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import Answer, Approve, RunLoop, Thread, Toolbox, tool_from_function
-from copilot_ui.store._bookkeeping import bookkeeping_of
 
 
 def refund(order_id: int) -> str:
@@ -28,7 +27,7 @@ async def test_a_thread_waiting_for_approval_resumes_in_a_new_store(store, open_
     restored = open_store().load("alice", thread.id)  # after a restart
     assert [call.id for call in restored.unanswered_calls()] == ["c1"]
     after_restart = RunLoop(ScriptedAgent(s.text_reply("Refunded.")), tools(), ask_person=True)
-    after_restart.decide(restored, "c1", Approve())
+    assert after_restart.decide(restored, "c1", Approve(), restored.awaiting["c1"].digest)
     assert (await after_restart.drive(restored)).status == "done"
     assert [m.content for m in restored.messages if m.role == "tool"] == ["refunded 7"]
     assert restored.messages[-1].content == "Refunded."
@@ -38,7 +37,9 @@ async def test_a_decision_taken_before_the_restart_is_kept(store, open_store):
     thread = Thread(store.create("alice", agent="default").id)
     loop = RunLoop(ScriptedAgent(s.tool_calls_reply(("refund", {"order_id": 7}, "c1"))), tools(), ask_person=True)
     await loop.send(thread, "refund order 7")
-    loop.decide(thread, "c1", Approve({"order_id": 8}))  # approved with edited arguments, then the server stops
+    assert loop.decide(
+        thread, "c1", Approve({"order_id": 8}), thread.awaiting["c1"].digest
+    )  # approved with edited arguments, then the server stops
     store.save("alice", thread)
 
     restored = open_store().load("alice", thread.id)
@@ -59,7 +60,7 @@ async def test_an_agent_interrupt_waiting_for_a_person_resumes_in_a_new_store(st
     resumed = s.run(ToolCallResultEvent(message_id="r1", tool_call_id="c1", content="deleted demo.txt"), s.text("Deleted."))
     agent = ScriptedAgent(resumed)
     loop = RunLoop(agent, ask_person=True)
-    loop.decide(restored, "c1", Approve())
+    assert loop.decide(restored, "c1", Approve(), restored.awaiting["c1"].digest)
     assert (await loop.drive(restored)).status == "done"
     assert agent.inputs[0].resume[0].interrupt_id == "int-1"
     assert restored.interrupts == []
@@ -72,7 +73,7 @@ def test_the_bookkeeping_comes_back_whole(store, open_store):
     thread.turn.agent_runs, thread.turn.same_call_streak, thread.turn.follow_up_due = 3, 2, True
     thread.interrupts = [Interrupt(id="int-9", reason="input_required", message="Which city?")]
     store.save("alice", thread)
-    assert bookkeeping_of(open_store().load("alice", thread.id)) == bookkeeping_of(thread)
+    assert open_store().load("alice", thread.id).bookkeeping_json() == thread.bookkeeping_json()
 
 
 def test_tool_calls_and_their_results_keep_their_order(store, open_store):
