@@ -203,7 +203,7 @@ async def _reply_slow(turn: Turn) -> Stream:
 
 
 async def _pieces(turn: Turn) -> Stream:
-    delay, size, text = (turn.argument.split(" ", 2) + ["", ""])[:3]
+    delay, size, text = [*turn.argument.split(" ", 2), "", ""][:3]
     async for event in _paced(turn, text, int(size), int(delay) / 1000):
         yield event
 
