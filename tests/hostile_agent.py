@@ -28,7 +28,9 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !ids                         a valid run whose message and tool-call ids hold the Authorization header
     !badframe <text>             a frame that is not JSON, holding <text>
     !hang <seconds>              RUN_STARTED, then silence for <seconds>, then RUN_FINISHED
-    !loop <tool>                 calls <tool> with {"n": <results so far>} on every run, never done
+    !loop <tool> [ms]            calls <tool> with {"n": <results so far>} on every run (after <ms>), never done
+    !fail-after <ms> <message>   RUN_STARTED, then after <ms> a RUN_ERROR with <message>
+    !cards <n>                   <n> calls the server answers itself, in one run: a long conversation
     !snapshot-swap <tool> <a> <b>  a call of <tool> with arguments <a> (call id SWAP_CALL_ID); after its
                                  result, a MESSAGES_SNAPSHOT where that call carries <b> and has no result
     anything else                the reply "hostile agent: unknown command"
@@ -233,10 +235,29 @@ async def _paced(turn: Turn, text: str, size: int, seconds: float) -> Stream:
 async def _loop(turn: Turn) -> Stream:
     call_id = _new_id("call-")
     count = sum(1 for message in turn.run_input.messages if message.role == "tool")
+    tool, _, delay = turn.argument.strip().partition(" ")
     yield turn.started()
-    for event in _tool_call(call_id, turn.argument.strip(), json.dumps({"n": count})):
+    await asyncio.sleep(int(delay or "0") / 1000)
+    for event in _tool_call(call_id, tool, json.dumps({"n": count})):
         yield event
     yield turn.finished(call_id)
+
+
+async def _fail_after(turn: Turn) -> Stream:
+    delay, _, message = turn.argument.partition(" ")
+    yield turn.started()
+    await asyncio.sleep(int(delay) / 1000)
+    yield RunErrorEvent(message=message)
+
+
+async def _cards(turn: Turn) -> Stream:
+    yield turn.started()
+    for number in range(int(turn.argument)):
+        call_id = _new_id("call-")
+        for event in _tool_call(call_id, "lookup", json.dumps({"n": number})):
+            yield event
+        yield ToolCallResultEvent(message_id=_new_id("result-"), tool_call_id=call_id, content=f"card {number}", role="tool")
+    yield turn.finished()
 
 
 async def _big(turn: Turn) -> Stream:
@@ -368,6 +389,8 @@ COMMANDS: dict[str, Command] = {
     "pieces": Command(_pieces),
     "markdown": Command(_markdown),
     "loop": Command(_loop, _loop),
+    "fail-after": Command(_fail_after),
+    "cards": Command(_cards),
     "big": Command(_big),
     "reasoning": Command(_reasoning),
     "tool": Command(_tool),

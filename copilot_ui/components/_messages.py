@@ -9,7 +9,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state import CopilotState, LiveState
-from ._scroll import stick_to_bottom
+from ._scroll import CuiScroll
 from ._text import text
 from ._tool_card import tool_card
 
@@ -19,7 +19,7 @@ CONVERSATION_ID = "cui-conversation"
 def conversation() -> rx.Component:
     """Every item shown, then the status line."""
     return rx.el.div(
-        stick_to_bottom(CONVERSATION_ID),
+        CuiScroll.create(target=CONVERSATION_ID, has_older=CopilotState.has_older, on_older=CopilotState.load_older),
         rx.cond(
             CopilotState.has_older,
             rx.el.button("Show earlier messages", type="button", on_click=CopilotState.load_older, class_name="cui-older"),

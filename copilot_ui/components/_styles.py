@@ -28,6 +28,9 @@ SIDEBAR_CSS = (
   border-radius: 0.4rem; padding: 0.1rem 0.5rem; cursor: pointer; }
 .cui-status { padding-left: 0.1rem; }
 .cui-notice { font-size: 0.8rem; color: var(--gray-11); }
+.cui-jump { position: sticky; bottom: 0.25rem; order: 10000; align-self: center; font: inherit; font-size: 0.8rem;
+  padding: 0.3rem 0.8rem; border-radius: 999px; border: 1px solid var(--gray-a6); background: var(--color-panel-solid);
+  color: var(--gray-12); box-shadow: 0 2px 8px var(--black-a4); cursor: pointer; z-index: 1; }
 .cui-older { align-self: center; font-size: 0.8rem; color: var(--accent-11); background: none; border: none;
   cursor: pointer; padding: 0.25rem; }
 .cui-error-body { display: flex; flex-direction: column; gap: 0.4rem; align-items: flex-start; }

@@ -54,6 +54,7 @@ def _drawn(item: rx.Var, renderer: Any) -> rx.Component:
     return rx.el.div(
         renderer(ToolCallView(item)),
         class_name="cui-drawn-card",
+        data_item=item["id"],
         data_tool=item["n"],
         data_status=item["s"],
         key=item["id"],
@@ -90,6 +91,7 @@ def default_card(item: rx.Var) -> rx.Component:
         rx.cond(status == "awaiting_approval", _approval(item)),
         rx.cond(status == "awaiting_input", _question(item)),
         class_name="cui-tool-card",
+        data_item=item["id"],
         data_tool=item["n"],
         data_status=status,
         aria_label="Tool call " + item["n"].to(str),

@@ -161,6 +161,7 @@ const useComponents = (imageHosts) => {
     const hosts = new Set(imageHosts ?? []);
     componentCache.set(key, {
       a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
+      strong: ({ children }) => <strong>{children}</strong>, // emphasis a screen reader announces
       img: ({ src, alt }) => <SafeImage src={src} alt={alt} hosts={hosts} />,
     });
   }

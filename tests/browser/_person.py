@@ -8,10 +8,13 @@ TURN_TIMEOUT = 20_000  # ms: a turn of the demo model, on a busy two-core machin
 
 
 def ask(page: Page, text: str) -> None:
-    """Type a message in the copilot's box and press Enter."""
+    """Type a message in the copilot's box and press Enter; returns once the copilot shows it (the run has begun)."""
+    sent = page.locator('[data-kind="user"]')
+    before = sent.count()
     box = page.get_by_role("textbox", name="Ask the copilot")
     box.fill(text)
     box.press("Enter")
+    expect(sent).to_have_count(before + 1, timeout=TURN_TIMEOUT)
 
 
 def idle(page: Page, timeout: float = TURN_TIMEOUT) -> None:

@@ -121,10 +121,12 @@ def test_markup_from_the_agent_shows_as_text_and_acts_on_nothing(hostile_page: P
         copilot(hostile_page).locator("summary").first.click()  # the reasoning opens
 
     assert_inert(hostile_page, foreign, start)
-    shown = copilot(hostile_page).inner_text()
+    agent_side = copilot(hostile_page).locator('[data-kind]:not([data-kind="user"])')
+    shown = "\n".join(agent_side.all_inner_texts())
     for visible in ("<svg><script>", "<iframe srcdoc=", '<meta http-equiv="refresh"', "<style>", "<form action="):
         assert visible in shown, f"{visible!r} is not shown as text in {where}"
-    assert ("javascript:" not in shown) or where == "an error"  # Markdown links keep their text only
+    if where != "an error":  # Markdown: a link with another scheme keeps its text and leads nowhere
+        assert "click me" in shown and "javascript:" not in shown
 
 
 def test_markup_in_a_tool_calls_arguments_and_result_shows_as_text(hostile_page: Page, foreign: ForeignHost):

@@ -1,0 +1,58 @@
+// How the conversation scrolls: it follows new content while the person is at its end, jumps to the end
+// when they send a message, offers "Jump to latest" while they read further up, and asks for older
+// items when they reach the top.
+import React, { useEffect, useRef, useState } from "react";
+
+const NEAR_END = 80; // px from the end that still count as "at the end"
+const NEAR_TOP = 40;
+
+export function CuiScroll({ target, hasOlder = false, onOlder }) {
+  const [atEnd, setAtEnd] = useState(true);
+  const state = useRef({ atEnd: true, hasOlder, asked: false, onOlder });
+  state.current.hasOlder = hasOlder;
+  state.current.onOlder = onOlder;
+  if (!hasOlder) state.current.asked = false;
+
+  useEffect(() => {
+    const element = document.getElementById(target);
+    if (!element) return undefined;
+    const toEnd = (smooth = false) => element.scrollTo({ top: element.scrollHeight, behavior: smooth ? "smooth" : "auto" });
+    const onScroll = () => {
+      const near = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_END;
+      if (near !== state.current.atEnd) {
+        state.current.atEnd = near;
+        setAtEnd(near);
+      }
+      if (element.scrollTop < NEAR_TOP && state.current.hasOlder && !state.current.asked && state.current.onOlder) {
+        state.current.asked = true; // once until the older items arrive
+        state.current.onOlder();
+      }
+    };
+    const follow = new MutationObserver((changes) => {
+      const last = [...element.querySelectorAll("[data-kind], [data-tool]")].at(-1);
+      // The person just sent a message when it is the newest item (not an older one loaded above).
+      const sent = last?.matches('[data-kind="user"]') && changes.some((change) => [...change.addedNodes].includes(last));
+      if (sent || state.current.atEnd) toEnd(); // the person's own message always brings them to the end
+      if (!sent) state.current.asked = false;
+    });
+    element.addEventListener("scroll", onScroll, { passive: true });
+    follow.observe(element, { childList: true, subtree: true, characterData: true });
+    toEnd();
+    const jump = () => {
+      toEnd(true);
+      document.getElementById("cui-message")?.focus();
+    };
+    window.__cuiJump = jump;
+    return () => {
+      element.removeEventListener("scroll", onScroll);
+      follow.disconnect();
+    };
+  }, [target]);
+
+  if (atEnd) return null;
+  return (
+    <button type="button" className="cui-jump" onClick={() => window.__cuiJump?.()}>
+      ↓ Jump to latest
+    </button>
+  );
+}

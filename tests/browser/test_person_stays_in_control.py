@@ -1,0 +1,115 @@
+"""Only what the person saw and approved runs, exactly once; secrets never reach the browser.
+
+Decisions are sent as the page would send them, and also crafted (tests/browser/_crafted.py): early,
+twice, late, for a call whose arguments changed, and of the wrong kind.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from copilot_ui.core import call_digest
+from tests._leaks import leaks
+from tests.hostile_agent import HostileAgent
+
+from ._crafted import CraftedEvents
+from ._person import ask, card, copilot, dialog, idle
+
+from .conftest import ServedApp, Tabs
+
+
+def results_of(hostile: HostileAgent, note: str) -> list[str]:
+    """The tool results the agent was sent for calls with this note (the page runs each call once, or never)."""
+    last = hostile.requests[-1].run_input
+    return [m.content for m in last.messages if m.role == "tool" and note in str(m.content)] if last else []
+
+
+def test_a_double_click_on_approve_runs_the_tool_once(hostile_page: Page, hostile: HostileAgent):
+    hostile_page.goto("/")
+    ask(hostile_page, '!tool slow_approval {"note": "double"}')
+    approve = dialog(hostile_page).get_by_role("button", name="Approve")
+    expect(approve).to_be_visible(timeout=20_000)
+    approve.dblclick()
+    idle(hostile_page)
+    expect(card(hostile_page, "slow_approval").get_by_label("Result")).to_have_text("double ran 1 time(s)")
+    assert results_of(hostile, "double") == ["double ran 1 time(s)"]
+
+
+def test_crafted_decisions_run_nothing_that_was_not_approved_as_shown(hostile_page: Page, hostile: HostileAgent):
+    crafted = CraftedEvents(hostile_page)
+    hostile_page.goto("/")
+    hostile_page.wait_for_timeout(500)
+    arguments = {"note": "crafted"}
+    digest = call_digest("slow_approval", arguments)
+    crafted.send("approve", {"item_id": "t2", "digest": digest})  # before the call exists
+
+    ask(hostile_page, "!tool slow_approval " + json.dumps(arguments))
+    waiting = card(hostile_page, "slow_approval")
+    expect(waiting).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
+    item = waiting.get_attribute("data-item")
+    assert item == "t2", "the crafted early approval named this card's id"
+    crafted.send("approve", {"item_id": item, "digest": "0" * 16})  # another version of the call
+    crafted.send("respond", {"item_id": item, "digest": digest, "value": "yes"})  # an answer is not an approval
+    hostile_page.wait_for_timeout(1500)
+    expect(waiting).to_have_attribute("data-status", "awaiting_approval")
+
+    dialog(hostile_page).get_by_role("button", name="Approve").click()  # what the person saw
+    expect(waiting.get_by_label("Result")).to_have_text("crafted ran 1 time(s)", timeout=20_000)
+    idle(hostile_page)
+    crafted.send("approve", {"item_id": item, "digest": digest})  # a finished call, approved again
+    hostile_page.wait_for_timeout(2000)
+    expect(waiting.get_by_label("Result")).to_have_text("crafted ran 1 time(s)")
+    assert results_of(hostile, "crafted") == ["crafted ran 1 time(s)"]
+
+
+def test_a_call_resent_with_other_arguments_asks_again(hostile_page: Page, hostile: HostileAgent):
+    hostile_page.goto("/")
+    first, second = {"note": "swap-a"}, {"note": "swap-b"}
+    ask(hostile_page, f"!snapshot-swap slow_approval {json.dumps(first)} {json.dumps(second)}")
+    expect(dialog(hostile_page)).to_contain_text("swap-a", timeout=20_000)
+    dialog(hostile_page).get_by_role("button", name="Approve").click()
+
+    # The agent sends the same call id back with other arguments and no result: the person is asked again.
+    expect(dialog(hostile_page)).to_contain_text("swap-b", timeout=20_000)
+    expect(card(hostile_page, "slow_approval").last).to_have_attribute("data-status", "awaiting_approval")
+    dialog(hostile_page).get_by_role("button", name="Deny").click()
+    idle(hostile_page)
+    expect(copilot(hostile_page)).not_to_contain_text("swap-b ran")
+
+
+def test_no_secret_reaches_the_browser_whatever_the_agent_echoes(tabs: Tabs, hostile_app: ServedApp):
+    page = tabs.open(hostile_app.url)
+    page.goto("/")
+    echoes = [
+        "!http 401 {auth}",
+        "!http 500 {pad:520}{auth}",
+        "!http 500 {auth_b64}",
+        "!error the header was {auth}",
+        "!ids",
+        "!badframe {auth}",
+        "!reply your token is {token} and the header {auth}",
+        '!backend lookup {"q": "{token}"} {auth_b64}',
+    ]
+    for echo in echoes:
+        ask(page, echo)
+        idle(page)
+    errors = copilot(page).locator('[data-kind="error"]')
+    expect(errors).to_have_count(5)  # each failure shows once
+    expect(errors.first).to_contain_text("127.0.0.1")  # the agent's host, never its URL
+    assert "http://" not in " ".join(errors.all_inner_texts())
+
+    frames = tabs.frames.received
+    assert len(frames) > 20
+    for secret in hostile_app.secrets:
+        for frame in frames:
+            assert not leaks(frame, secret), f"a frame gave a secret away: {leaks(frame, secret)}"
+    assets = [path for path in Path(hostile_app.web_dir, "build", "client").rglob("*") if path.is_file()]
+    assert len(assets) > 10
+    for path in assets:
+        content = path.read_bytes().decode("utf-8", "replace")
+        for secret in hostile_app.secrets:
+            assert secret not in content, f"{path} holds a secret"
+    print(f"scanned {len(frames)} frames and {len(assets)} built assets")

@@ -1,0 +1,161 @@
+"""Streaming at the wire's limit, as the person sees it: the text on screen is what the agent sent, always.
+
+The reply reaches the browser as appended pieces; a tab that reloads or reconnects gets the whole
+text so far and goes on. The agent is the hostile server's `!pieces <ms> <size> <text>`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from ._person import ask, copilot, idle, replies
+from .conftest import ServedApp, Tabs
+
+# What a person types ends without spaces (the message box trims them), so these do too.
+ASCII = ("The quick brown fox jumps over the lazy dog. " * 12).strip()
+MULTIBYTE = ("Grüße aus Köln, Ærøskøbing und Łódź — naïve café, 東京と大阪、서울. " * 6).strip()
+EMOJI = ("Launch 🚀 done ✅, team 👩‍💻👨‍🔬 happy 🎉; flags 🇩🇪🇫🇷, skin 👍🏽. " * 6).strip()
+
+
+def final_text(page: Page) -> str:
+    """The finished reply's text as the browser holds it (what it shows, before any cut)."""
+    tid = replies(page).last.locator("[data-tid]").first.get_attribute("data-tid")
+    return page.evaluate(f"window.__cuiText({tid!r})")
+
+
+@pytest.mark.parametrize("text", [ASCII, MULTIBYTE, EMOJI], ids=["ascii", "multibyte", "emoji"])
+@pytest.mark.parametrize(("delay", "size"), [(1, 1), (20, 3)], ids=["1ms", "20ms"])
+def test_the_text_on_screen_is_exactly_what_the_agent_sent(hostile_page: Page, text: str, delay: int, size: int):
+    hostile_page.goto("/")
+    sent = text[: 200 if delay == 20 else len(text)].strip()  # ~1.3 s at 20 ms per piece
+    ask(hostile_page, f"!pieces {delay} {size} {sent}")
+    idle(hostile_page, timeout=60_000)
+    assert final_text(hostile_page) == sent
+    expect(replies(hostile_page).last).to_have_text(sent.strip())
+
+
+def test_a_reload_while_the_reply_streams_shows_all_of_it(hostile_page: Page):
+    hostile_page.goto("/")
+    ask(hostile_page, f"!pieces 15 2 {MULTIBYTE}")
+    expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("Grüße", timeout=20_000)
+    hostile_page.reload()
+    idle(hostile_page, timeout=60_000)
+    assert final_text(hostile_page) == MULTIBYTE
+    expect(replies(hostile_page)).to_have_count(1)
+
+
+def test_a_dropped_connection_mid_stream_loses_nothing(hostile_page: Page):
+    sockets: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    hostile_page.route_web_socket(re.compile(r".*/_event/.*"), route)
+    hostile_page.goto("/")
+    ask(hostile_page, f"!pieces 15 2 {EMOJI}")
+    expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("Launch", timeout=20_000)
+    sockets[-1].close()  # the connection drops; the page reconnects by itself
+    idle(hostile_page, timeout=60_000)
+    assert len(sockets) >= 2, "the page did not reconnect"
+    assert final_text(hostile_page) == EMOJI
+
+
+def test_two_sessions_streaming_at_once_see_only_their_own_replies(tabs: Tabs, hostile_app: ServedApp):
+    first, second = tabs.open(hostile_app.url), tabs.open(hostile_app.url)
+    first.goto("/")
+    second.goto("/")
+    ask(first, f"!pieces 5 2 first {ASCII}")
+    ask(second, f"!pieces 5 2 second {MULTIBYTE}")
+    idle(first, timeout=60_000)
+    idle(second, timeout=60_000)
+    assert final_text(first) == f"first {ASCII}"
+    assert final_text(second) == f"second {MULTIBYTE}"
+    expect(replies(first)).to_have_count(1)
+    expect(replies(second)).to_have_count(1)
+
+
+MARKDOWN_SEEN = """
+window.__md = {};
+new MutationObserver(() => {
+  const live = document.querySelector('[data-kind="live"]');
+  if (!live) return;
+  for (const [name, selector] of Object.entries({h1: 'h1', list: 'ul li', code: 'pre code', table: 'table td'})) {
+    if (!(name in window.__md) && live.querySelector(selector)) window.__md[name] = live.textContent.length;
+  }
+  if (live.textContent.includes('**')) window.__md.rawStars = true;
+  window.__md.lastLive = live.querySelector('[data-tid]').innerText;
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def test_markdown_renders_while_it_streams_and_stays_the_same_once_sealed(hostile_page: Page):
+    hostile_page.add_init_script(MARKDOWN_SEEN)
+    hostile_page.goto("/")
+    ask(hostile_page, "!markdown 25")
+    idle(hostile_page, timeout=60_000)
+    reply = replies(hostile_page).last
+    seen = hostile_page.evaluate("window.__md")
+    total = len(reply.inner_text())
+    for element in ("h1", "list", "code", "table"):
+        assert element in seen and seen[element] < total, f"{element} did not render while streaming: {seen}"
+    assert not seen.get("rawStars"), "raw ** showed while streaming"
+    expect(reply.locator("h1")).to_have_text("Weekly figures")
+    expect(reply.locator("strong")).to_have_text("12%")
+    expect(reply.locator("table td").first).to_have_text("Berlin")
+    expect(reply.get_by_role("button", name=re.compile("copy", re.IGNORECASE)).first).to_be_attached()
+    sealed = reply.locator("[data-tid]").first.inner_text()
+    assert seen["lastLive"].split() == sealed.split()
+
+
+def test_scrolling_up_in_a_long_conversation_loads_older_items(hostile_page: Page):
+    hostile_page.goto("/")
+    box = hostile_page.get_by_role("textbox", name="Ask the copilot")
+    box.fill("!cards 60")  # (its own message soon leaves the window, so not ask(), which waits to see it)
+    box.press("Enter")
+    cards = hostile_page.locator('[data-tool="lookup"]')
+    expect(cards.last).to_contain_text("card 59", timeout=30_000)
+    idle(hostile_page, timeout=60_000)
+    shown = cards.count()
+    assert shown < 60, "every item is in the page: the list is not windowed"
+    expect(hostile_page.get_by_role("button", name="Jump to latest")).to_have_count(0)
+    for _ in range(10):
+        copilot(hostile_page).evaluate("element => element.scrollTo({top: 0})")
+        hostile_page.wait_for_timeout(400)
+        if cards.count() >= 60:
+            break
+    expect(cards).to_have_count(60)
+    expect(cards.first).to_contain_text("card 0")
+    expect(hostile_page.get_by_role("button", name="Jump to latest")).to_be_visible()
+
+
+STOP_HALT = """
+window.__halt = {clickedAt: null, lastChange: null, length: 0};
+document.addEventListener('pointerdown', e => {
+  if (e.target.closest('button')?.textContent.includes('Stop')) window.__halt.clickedAt = e.timeStamp;
+}, true);
+new MutationObserver(() => {
+  const reply = document.querySelector('[data-kind="live"] [data-tid], [data-kind="assistant"] [data-tid]');
+  const length = reply ? reply.textContent.length : 0;
+  if (length !== window.__halt.length) { window.__halt.length = length; window.__halt.lastChange = performance.now(); }
+}).observe(document.querySelector('body'), {subtree: true, characterData: true, childList: true});
+"""
+
+
+def test_stop_halts_the_text_on_screen_at_once(hostile_page: Page):
+    hostile_page.goto("/")
+    hostile_page.evaluate(STOP_HALT)
+    ask(hostile_page, f"!pieces 5 2 {ASCII * 3}")
+    expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("lazy dog", timeout=20_000)
+    hostile_page.get_by_role("button", name="Stop").click()
+    expect(hostile_page.locator('[data-kind="notice"]')).to_have_text("Stopped.")
+    hostile_page.wait_for_timeout(1000)
+    halt = hostile_page.evaluate("window.__halt")
+    text = hostile_page.evaluate("window.__cuiText(document.querySelector('[data-kind=assistant] [data-tid]').dataset.tid)")
+    assert len(text) < len(ASCII * 3)
+    assert halt["lastChange"] - halt["clickedAt"] < 100, (
+        f"the text changed {halt['lastChange'] - halt['clickedAt']:.0f} ms after Stop"
+    )
