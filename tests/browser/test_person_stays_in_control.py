@@ -17,7 +17,6 @@ from tests.hostile_agent import HostileAgent
 
 from ._crafted import CraftedEvents
 from ._person import ask, card, copilot, dialog, idle
-
 from .conftest import ServedApp, Tabs
 
 
