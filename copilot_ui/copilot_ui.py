@@ -324,12 +324,12 @@ def _orders() -> rx.Component:
         ),
         rx.box(
             rx.table.root(
+                rx.el.caption("Orders", class_name="cui-sr-only"),  # the table's accessible name
                 rx.table.header(
                     rx.table.row(*(rx.table.column_header_cell(h) for h in ("Order", "Customer", "City", "Total", "Status")))
                 ),
                 rx.table.body(rx.foreach(DashboardState.shown_orders, _order_row)),
                 width="100%",
-                aria_labelledby="orders-heading",
             ),
             overflow_x="auto",
         ),
