@@ -11,8 +11,18 @@ from ._messages import conversation
 from ._styles import SIDEBAR_CSS
 
 
-def sidebar(agent: str = "default", title: str = "Copilot", width: str = "24rem") -> rx.Component:
-    """The chat sidebar for the agent with this id."""
+def sidebar(*children: rx.Component, agent: str = "default", title: str = "Copilot", width: str = "24rem") -> rx.Component:
+    """The copilot docked at the right of the page; `children` are the page's own content, laid out at its left.
+
+    Without children, only the sidebar (the page lays itself out: the sidebar is a flex item).
+    """
+    docked = _aside(agent, title, width)
+    if not children:
+        return docked
+    return rx.el.div(rx.el.div(*children, class_name="cui-page-content"), docked, class_name="cui-page")
+
+
+def _aside(agent: str, title: str, width: str) -> rx.Component:
     return rx.el.aside(
         rx.el.style(SIDEBAR_CSS),
         rx.hstack(
