@@ -31,6 +31,8 @@ _PUBLIC = {
     "LiveState": "copilot_ui.state",
     # components
     "sidebar": "copilot_ui.components",
+    "popup": "copilot_ui.components",
+    "chat": "copilot_ui.components",
     "tool_card": "copilot_ui.components",
     "ToolCallView": "copilot_ui.components",
     "text": "copilot_ui.components",

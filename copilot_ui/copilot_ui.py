@@ -398,20 +398,40 @@ DEMO_CSS = """
 .demo-main { flex: 1; min-width: 0; padding: 1.5rem 2rem; display: flex; flex-direction: column; gap: 1.5rem; }
 .demo-kpis { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: 1rem; }
 .demo-kpi-value { white-space: nowrap; }
+.demo-chat-box { height: 75vh; }
 .demo-steps { border: none; padding: 0; margin: 0.25rem 0 0.5rem; display: flex; flex-direction: column; gap: 0.3rem; }
 .demo-step { display: flex; gap: 0.4rem; align-items: center; font-size: 0.85rem; }
 @media (max-width: 640px) { .demo-main { padding: 1rem; } }
 """
 
 
+SUGGESTIONS = ["show orders from Berlin", "refund order 1042", "draft a weekly report", "what can you do?"]
+
+
 def index() -> rx.Component:
     """The dashboard with the copilot docked at the right."""
-    return rx.el.div(
+    return rx.fragment(
         rx.el.style(DEMO_CSS),
         cui.color_mode_from(DashboardState.theme),
-        dashboard(),
-        cui.sidebar(agent="default"),
-        style={"display": "flex", "minHeight": "100vh"},
+        cui.sidebar(dashboard(), suggestions=SUGGESTIONS),
+    )
+
+
+def with_popup() -> rx.Component:
+    """The same dashboard, the copilot in a popup at the bottom right."""
+    return rx.fragment(
+        rx.el.style(DEMO_CSS), cui.color_mode_from(DashboardState.theme), dashboard(), cui.popup(suggestions=SUGGESTIONS)
+    )
+
+
+def with_chat() -> rx.Component:
+    """A page of its own with the copilot inline, filling its box."""
+    return rx.el.main(
+        rx.el.style(DEMO_CSS),
+        cui.color_mode_from(DashboardState.theme),
+        rx.heading("Ask about the sales", size="6", as_="h1"),
+        rx.el.div(cui.chat(suggestions=SUGGESTIONS), class_name="demo-chat-box"),
+        class_name="demo-main",
     )
 
 
@@ -420,5 +440,8 @@ def index() -> rx.Component:
 for extra in filter(None, (name.strip() for name in os.environ.get("COPILOT_EXTRA_MODULES", "").split(","))):
     importlib.import_module(extra)
 
-app = rx.App(api_transformer=cui.content_security_policy())
+# The connection's state shows in the copilot's header; Reflex's own toasts go to the top, off the message box.
+app = rx.App(api_transformer=cui.content_security_policy(), toaster=rx.toast.provider(position="top-center"))
 app.add_page(index, title="Acme sales · copilot_ui demo")
+app.add_page(with_popup, route="/popup", title="Acme sales · the copilot in a popup")
+app.add_page(with_chat, route="/chat", title="Acme sales · the copilot inline")

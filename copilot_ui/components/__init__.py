@@ -4,7 +4,7 @@ from ._approval import approval_dialog
 from ._color_mode import ColorModeSync, color_mode_from
 from ._composer import composer
 from ._messages import chat_item, conversation
-from ._sidebar import sidebar
+from ._sidebar import chat, popup, sidebar
 from ._text import CuiText, text
 from ._tool_card import default_card, tool_card
 from ._tool_view import ToolCallView
@@ -14,11 +14,13 @@ __all__ = [
     "CuiText",
     "ToolCallView",
     "approval_dialog",
+    "chat",
     "chat_item",
     "color_mode_from",
     "composer",
     "conversation",
     "default_card",
+    "popup",
     "sidebar",
     "text",
     "tool_card",

@@ -7,15 +7,73 @@ light or dark mode.
 
 SIDEBAR_CSS = (
     """
-.cui-sidebar { display: flex; flex-direction: column; height: 100vh; position: sticky; top: 0;
-  border-left: 1px solid var(--gray-a5); background: var(--color-panel-solid); flex-shrink: 0; }
-.cui-header { padding: 0.75rem 1rem; border-bottom: 1px solid var(--gray-a4); }
+.cui-page { display: flex; min-height: 100vh; }
+.cui-page-content { flex: 1; min-width: 0; }
+.cui-sidebar { display: flex; flex-direction: row; height: 100vh; position: sticky; top: 0; flex-shrink: 0;
+  border-left: 1px solid var(--gray-a5); background: var(--color-panel-solid); }
+.cui-sidebar[hidden] { display: none; }
+.cui-sidebar[data-narrow="true"] { position: fixed; inset: 0; width: 100vw; height: 100dvh; z-index: 50; border: none; }
+.cui-resize { width: 6px; margin-left: -3px; cursor: col-resize; flex-shrink: 0; position: relative; z-index: 1; }
+.cui-resize:hover, .cui-resize:focus-visible { background: var(--accent-a6); outline: none; }
+.cui-dock-open { position: fixed; right: 1rem; bottom: 1rem; z-index: 40; display: inline-flex; gap: 0.4rem;
+  align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem; border-radius: 999px; border: none;
+  background: var(--accent-9); color: var(--accent-contrast); box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
+.cui-dock-open:focus-visible, .cui-popup-launcher:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 2px; }
+.cui-popup-launcher { position: fixed; right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem;
+  border-radius: 999px; border: none; background: var(--accent-9); color: var(--accent-contrast); font-size: 1.4rem;
+  box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
+.cui-popup-panel { position: fixed; right: 1.25rem; bottom: 5.25rem; z-index: 40; width: min(26rem, calc(100vw - 2.5rem));
+  height: min(40rem, calc(100dvh - 7rem)); display: flex; border-radius: 0.9rem; overflow: hidden;
+  border: 1px solid var(--gray-a5); background: var(--color-panel-solid); box-shadow: 0 12px 40px var(--black-a6); }
+.cui-popup-panel[hidden] { display: none; }
+@media (max-width: 640px) { .cui-popup-panel { inset: 0; width: 100vw; height: 100dvh; border-radius: 0; } }
+.cui-chat { display: flex; height: 100%; min-height: 20rem; border: 1px solid var(--gray-a5); border-radius: 0.75rem;
+  overflow: hidden; background: var(--color-panel-solid); }
+.cui-panel { display: flex; flex-direction: column; flex: 1; min-width: 0; min-height: 0; height: 100%; }
+.cui-header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem;
+  padding: 0.6rem 0.75rem 0.6rem 1rem; border-bottom: 1px solid var(--gray-a4); }
+.cui-title { min-width: 0; }
+.cui-title h2 { white-space: nowrap; }
+.cui-picker { font: inherit; font-size: 0.8rem; padding: 0.2rem 0.4rem; border-radius: 0.4rem;
+  border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); max-width: 9rem; }
+.cui-threads-menu { width: 20rem; max-width: calc(100vw - 2rem); display: flex; flex-direction: column; gap: 0.5rem; }
+.cui-threads-top { display: flex; gap: 0.5rem; align-items: center; }
+.cui-threads-top .cui-input { min-height: 2rem; padding: 0.3rem 0.5rem; }
+.cui-threads { list-style: none; margin: 0; padding: 0; max-height: 20rem; overflow-y: auto; display: flex;
+  flex-direction: column; gap: 0.15rem; }
+.cui-thread { display: flex; align-items: center; gap: 0.25rem; border-radius: 0.4rem; padding: 0.1rem 0.2rem; }
+.cui-thread-current { background: var(--accent-a3); }
+.cui-thread-open { flex: 1; min-width: 0; display: flex; flex-direction: column; align-items: flex-start; text-align: left;
+  background: none; border: none; font: inherit; color: var(--gray-12); cursor: pointer; padding: 0.3rem; }
+.cui-thread-title { font-size: 0.85rem; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.cui-thread-when { font-size: 0.7rem; color: var(--gray-11); }
+.cui-thread-rename, .cui-thread-confirm { display: flex; gap: 0.3rem; align-items: center; flex: 1; padding: 0.2rem 0; }
+.cui-thread-rename .cui-input { min-height: 1.8rem; padding: 0.2rem 0.4rem; }
+.cui-threads-empty { padding: 0.5rem; }
+.cui-turn { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
+.cui-turn-user { align-items: flex-end; }
+.cui-actions, .cui-reply-actions { display: flex; gap: 0.25rem; opacity: 0.7; }
+.cui-turn:hover .cui-actions, .cui-turn:focus-within .cui-actions { opacity: 1; }
+.cui-action { font: inherit; font-size: 0.72rem; color: var(--gray-11); background: none; border: none; cursor: pointer;
+  padding: 0.1rem 0.3rem; border-radius: 0.3rem; }
+.cui-action:hover, .cui-action:focus-visible { background: var(--gray-a3); color: var(--gray-12); }
+.cui-action-primary { color: var(--accent-11); }
+.cui-edit { display: flex; flex-direction: column; gap: 0.3rem; width: 85%; }
+.cui-edit-buttons { display: flex; justify-content: flex-end; gap: 0.3rem; }
+.cui-chips { display: flex; flex-wrap: wrap; gap: 0.4rem; justify-content: center; margin-top: 0.75rem; }
+.cui-chip { font: inherit; font-size: 0.8rem; padding: 0.3rem 0.7rem; border-radius: 999px; cursor: pointer;
+  border: 1px solid var(--accent-a7); background: var(--accent-a2); color: var(--accent-11); }
+.cui-chip:hover, .cui-chip:focus-visible { background: var(--accent-a4); }
+.cui-dev { border-top: 1px solid var(--gray-a4); font-size: 0.75rem; max-height: 40%; display: flex; flex-direction: column; }
+.cui-dev > summary { padding: 0.3rem 1rem; cursor: pointer; color: var(--gray-11); }
+.cui-dev-log { overflow: auto; padding: 0.3rem 1rem; font-family: var(--code-font-family, monospace); font-size: 0.7rem;
+  max-height: 16rem; }
 .cui-conversation { flex: 1; display: flex; flex-direction: column; gap: 0.6rem; padding: 1rem;
   overflow-y: auto; min-height: 0; overflow-anchor: auto; }
 .cui-welcome { margin: auto 0; text-align: center; }
 .cui-sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-.cui-user { align-self: flex-end; max-width: 85%; background: var(--accent-9); color: var(--accent-contrast);
+.cui-user { max-width: 85%; background: var(--accent-9); color: var(--accent-contrast);
   padding: 0.5rem 0.75rem; border-radius: 0.9rem 0.9rem 0.2rem 0.9rem; overflow-wrap: anywhere; }
 .cui-user[data-queued="true"] { opacity: 0.7; }
 .cui-queued { display: block; font-size: 0.7rem; opacity: 0.85; text-align: right; }
@@ -47,6 +105,7 @@ SIDEBAR_CSS = (
 .cui-answer-row { display: flex; gap: 0.5rem; align-items: flex-end; }
 .cui-composer { display: flex; gap: 0.5rem; align-items: flex-end; padding: 0.75rem 1rem;
   border-top: 1px solid var(--gray-a4); }
+.cui-composer > button { min-width: 5.5rem; justify-content: center; }
 .cui-input { flex: 1; resize: none; font: inherit; padding: 0.5rem 0.65rem; border-radius: 0.5rem;
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); min-height: 2.5rem; }
 .cui-input:focus { outline: 2px solid var(--accent-8); outline-offset: 0; }

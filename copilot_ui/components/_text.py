@@ -31,13 +31,15 @@ class CuiText(rx.Component):
     on_need: rx.EventHandler[passthrough_event_spec(list[str])]
 
 
-def text(tid: rx.Var[str] | str, *, markdown: bool = True, live: Any = False, **props: Any) -> rx.Component:
+def text(
+    tid: rx.Var[str] | str, *, markdown: bool = True, live: Any = False, limit: int | None = None, **props: Any
+) -> rx.Component:
     """The text with this id, as the copilot shows texts (the limit and allowed image hosts from the app's copilot)."""
     return CuiText.create(
         tid=tid,
         markdown=markdown,
         live=live,
-        limit=copilot.text_limit,
+        limit=limit if limit is not None else copilot.text_limit,
         image_hosts=copilot.image_hosts,
         on_need=CopilotState.need_texts,
         **props,

@@ -157,6 +157,43 @@ class RunLoop:
             raise RuntimeError(f"nothing to retry: the last agent run of thread {thread.id!r} did not fail")
         return await self._run(thread, claim, retry=True)
 
+    async def regenerate(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
+        """Answer the person's last message again: everything after it goes, and the agent runs anew.
+
+        Raises RuntimeError when the thread has no message of the person's.
+        """
+        claim, own = _held(thread, claim)
+        try:
+            messages = thread.messages
+            last = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
+            if last is None:
+                raise RuntimeError(f"nothing to regenerate: thread {thread.id!r} has no message from the person")
+            if last + 1 < len(messages):
+                thread.remove_messages_from(messages[last + 1].id)
+            thread.start_turn()
+            return await self._run(thread, claim)
+        finally:
+            if own:
+                claim.release()
+
+    async def edit(
+        self, thread: Thread, message_id: str, text: str, new_message_id: str | None = None, *, claim: Claim | None = None
+    ) -> TurnOutcome:
+        """The person rewrote one of their messages: it and everything after it go, the new text is sent in its place.
+
+        Raises KeyError when the thread has no such message of the person's.
+        """
+        message = thread.message(message_id)
+        if message is None or message.role != "user":
+            raise KeyError(f"thread {thread.id!r} has no message {message_id!r} of the person's to edit")
+        claim, own = _held(thread, claim)
+        try:
+            thread.remove_messages_from(message_id)
+            return await self._run(thread, claim, message=QueuedMessage(new_message_id or new_id("msg-"), text))
+        finally:
+            if own:
+                claim.release()
+
     def decide(self, thread: Thread, key: str, decision: Decision, digest: str) -> bool:
         """A person's decision on what waits under `key`, with the digest it was shown with (AwaitingPerson.digest).
 

@@ -4,5 +4,6 @@ from ._approval import ApprovalState
 from ._copilot import CopilotState
 from ._declarations import ContextProvider, Copilot, copilot
 from ._live import LiveState
+from ._threads import ThreadsState
 
-__all__ = ["ApprovalState", "ContextProvider", "Copilot", "CopilotState", "LiveState", "copilot"]
+__all__ = ["ApprovalState", "ContextProvider", "Copilot", "CopilotState", "LiveState", "ThreadsState", "copilot"]

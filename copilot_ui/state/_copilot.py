@@ -1,68 +1,45 @@
-"""CopilotState: the conversation of a tab, and the events that drive the loop over it.
+"""CopilotState: the conversation of a tab, and the person's events on it.
 
-Sending a message, deciding on a waiting call, Retry: each starts (or reaches) the one drive of
-the tab's thread (`_drives`). A drive runs the loop (copilot_ui.core) in a task of its own and
-shows what happens through its sink; the background event that started it yields the browser
-events the sink produces (the pieces of the texts being written), until the drive is over.
+Sending a message, deciding on a waiting call, Retry, Regenerate, editing a message: each reaches the
+one drive of the tab's thread (`_driving`). The conversation is kept in the app's store for its owner
+(`_saving`, `_owner`), comes back after a reload or a restart, and is one of the owner's threads
+(`_threads`).
 
-Everything the browser sends is untrusted: an agent is one of the configured ones, a decision
-names a card by its item id and the digest of what the person was shown (the core refuses any
-other), and a message is only text. No handler can leave the copilot stuck in "running".
+Everything the browser sends is untrusted: an agent is one of the configured ones, a decision names
+a card by its item id and the digest of what the person was shown (the core refuses any other), a
+message is only text, a thread id is only looked up among the owner's own. No handler can leave the
+copilot stuck in "running".
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
-from ag_ui.core import Context
 
-from ..core import (
-    Answer,
-    Approve,
-    ArgumentsInvalid,
-    Decision,
-    Deny,
-    ErrorOccurred,
-    RunLoop,
-    Session,
-    Thread,
-    parse_arguments,
-)
+from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread, parse_arguments
 from ..protocol import new_id
 from . import _browser_tools as browser_tools
 from . import _drives as drives
 from ._approval import ApprovalState, approval_request, edited_arguments, pending_approval
 from ._declarations import copilot
+from ._driving import work
 from ._live import LiveState
-from ._session_states import SessionStates
+from ._owner import new_owner, signed_owner, verified_owner
+from ._saving import load, resumed
 from ._shared_state import shared_state
-from ._sink import COMPOSER_INPUT_ID, ViewSink
+from ._sink import COMPOSER_INPUT_ID
 from ._view import Conversation
 
 logger = logging.getLogger("copilot_ui.state")
 
-
-def _answered(thread: Thread, call_id: str, answer: Answer) -> Answer:
-    """The person's response as the call's result: through the question tool's own function when it has one."""
-    call = thread.tool_call(call_id)
-    ui = copilot.tool_ui.get(call.function.name) if call is not None else None
-    if call is None or ui is None or ui.answer is None:
-        return answer
-    try:
-        return Answer(ui.answer(**parse_arguments(call), answer=answer.value))
-    except Exception:
-        logger.exception("%s could not turn the person's response into a result; the response is the result", call.function.name)
-        return answer
-
-
 RESPOND_ITEM, RESPOND_DIGEST = "__cui_item", "__cui_digest"  # the fields naming the call a question form answers
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 DENIED_WITHOUT_REASON = "the user said no"
+OWNER_COOKIE_DAYS = 400
 
 
 class CopilotState(rx.State):
@@ -71,12 +48,39 @@ class CopilotState(rx.State):
     items: list[dict[str, Any]] = rx.field(default_factory=list)
     older: list[dict[str, Any]] = rx.field(default_factory=list)  # earlier items the person scrolled up to
     has_older: bool = False
+    last_reply: str = ""  # the item id of the last reply (it offers Regenerate)
+    agent: str = ""  # the conversation's agent ("" until it has one: the page's)
+    demo: bool = False  # the agent answers with the offline demo model (a badge says so)
+    suggestions: list[str] = rx.field(default_factory=list)  # what the agent proposed to ask next
+    # The browser's anonymous owner id, signed (the app's own user id replaces it when the app gives one).
+    owner_token: str = rx.Cookie("", name="cui_owner", max_age=OWNER_COOKIE_DAYS * 86400, same_site="lax")
+    # The tab's conversation: it comes back after a reload, and after the server restarts.
+    thread_id: str = rx.SessionStorage("", name="cui_thread")
     _thread: Thread | None = None
     _conversation: Conversation | None = None
     _agent_id: str = ""
     _older_from: int = -1  # index of the first item in `older` (-1: none loaded)
 
-    # The person's events
+    # Opening
+
+    @rx.event(background=True)
+    async def open(self) -> None:
+        """The copilot is on the page: show the tab's conversation (after a restart, from the store)."""
+        async with self:
+            owner = await self._owner()
+            if self.get_value("_thread") is not None or not self.thread_id or copilot.store is None:
+                return
+            wanted = self.thread_id
+        stored = await load(copilot.store, owner, wanted)
+        async with self:
+            if self.get_value("_thread") is not None:
+                return  # the person started meanwhile
+            if stored is None:
+                self.thread_id = ""
+                return
+            await self._switch(*resumed(stored), agent_id=stored.summary.agent)
+
+    # The person writes
 
     @rx.event(background=True)
     async def send(self, form: dict[str, Any]) -> AsyncIterator[Any]:
@@ -85,7 +89,6 @@ class CopilotState(rx.State):
         if not text:
             return
         message_id = new_id("user-")
-        agent_id = str(form.get("agent") or "")
 
         async def send_it(drive: drives.Drive) -> Any:
             return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim)
@@ -96,8 +99,71 @@ class CopilotState(rx.State):
             drive.sink.queue_user_message(message_id, text)
             return True
 
-        async for event in self._work(send_it, join=join, agent_id=agent_id):
+        async for event in work(self, send_it, join=join, agent_id=str(form.get("agent") or "")):
             yield event
+
+    @rx.event(background=True)
+    async def regenerate(self) -> AsyncIterator[Any]:
+        """Answer the person's last message again (the reply and what came with it are replaced)."""
+
+        async def regenerate_it(drive: drives.Drive) -> Any:
+            return await drive.loop.regenerate(drive.thread, claim=drive.claim)
+
+        async for event in work(self, regenerate_it, join=lambda _drive: True):
+            yield event
+
+    @rx.event(background=True)
+    async def edit(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+        """The person rewrote one of their messages: it and everything after it are replaced by the new text."""
+        item_id, text = str(form.get("item") or ""), str(form.get("message") or "").strip()
+        async with self:
+            _, conversation = self._current()
+            message_id = conversation.message_of(item_id)
+        if not text or message_id is None:
+            return
+
+        async def edit_it(drive: drives.Drive) -> Any:
+            return await drive.loop.edit(drive.thread, message_id, text, new_id("user-"), claim=drive.claim)
+
+        async for event in work(self, edit_it, join=lambda _drive: True):
+            yield event
+
+    @rx.event(background=True)
+    async def retry(self) -> AsyncIterator[Any]:
+        """Retry after an error: the failed step runs again."""
+
+        async def retry_it(drive: drives.Drive) -> Any:
+            return await drive.loop.retry(drive.thread, claim=drive.claim)
+
+        async for event in work(self, retry_it, join=lambda _drive: True):
+            yield event
+
+    @rx.event(background=True)
+    async def stop(self) -> None:
+        """The person pressed Stop: the drive of this tab's thread stops now."""
+        async with self:
+            thread = self.get_value("_thread")
+        drive = drives.running(thread.id) if thread is not None else None
+        if drive is not None:
+            drive.loop.abort()
+
+    @rx.event
+    def pick_agent(self, agent_id: str) -> None:
+        """The picker: talk to another of the configured agents (a conversation keeps its agent, so a new one starts)."""
+        if agent_id not in copilot.agent_ids() or agent_id == self.agent:
+            return
+        thread = self.get_value("_thread")
+        if thread is not None and len(thread):
+            self._take(Thread(), None)
+        self._agent_id, self.agent, self.demo = agent_id, agent_id, copilot.is_demo(agent_id)
+
+    @rx.event(background=True)
+    async def new_conversation(self) -> None:
+        """Start a new conversation; the one shown stays in the list (and finishes its run, if one goes)."""
+        async with self:
+            await self._switch(Thread(), None)
+
+    # The person decides
 
     @rx.event(background=True)
     async def approve(self, item_id: str, digest: str, arguments: dict[str, Any] | None = None) -> AsyncIterator[Any]:
@@ -123,6 +189,13 @@ class CopilotState(rx.State):
         fields = dict(form)
         item_id, digest = str(fields.pop(RESPOND_ITEM, "")), str(fields.pop(RESPOND_DIGEST, ""))
         async for event in self._decide(item_id, digest, Answer(fields)):
+            yield event
+
+    @rx.event(background=True)
+    async def answer(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+        """The default question card's form: its answer is text."""
+        item_id, digest = str(form.get("item") or ""), str(form.get("digest") or "")
+        async for event in self._decide(item_id, digest, Answer(str(form.get("answer") or ""))):
             yield event
 
     @rx.event(background=True)
@@ -156,7 +229,6 @@ class CopilotState(rx.State):
                 approval.open = False
         if problem:
             return
-        yield rx.set_focus(COMPOSER_INPUT_ID)
         async for event in self._decide(item_id, digest, Approve(arguments=arguments)):
             yield event
 
@@ -167,49 +239,11 @@ class CopilotState(rx.State):
         async with self:
             approval = await self.get_state(ApprovalState)
             approval.open = False
-        yield rx.set_focus(COMPOSER_INPUT_ID)
         reason = str(form.get("reason") or "").strip()
         async for event in self._decide(item_id, digest, Deny(reason or DENIED_WITHOUT_REASON)):
             yield event
 
-    @rx.event(background=True)
-    async def answer(self, form: dict[str, Any]) -> AsyncIterator[Any]:
-        """The default question card's form: its answer is text."""
-        item_id, digest = str(form.get("item") or ""), str(form.get("digest") or "")
-        async for event in self._decide(item_id, digest, Answer(str(form.get("answer") or ""))):
-            yield event
-
-    @rx.event(background=True)
-    async def retry(self) -> AsyncIterator[Any]:
-        """Retry after an error: the failed step runs again."""
-
-        async def retry_it(drive: drives.Drive) -> Any:
-            return await drive.loop.retry(drive.thread, claim=drive.claim)
-
-        async for event in self._work(retry_it):
-            yield event
-
-    @rx.event(background=True)
-    async def stop(self) -> None:
-        """The person pressed Stop: the drive of this tab's thread stops now."""
-        async with self:
-            thread = self.get_value("_thread")
-        drive = drives.running(thread.id) if thread is not None else None
-        if drive is not None:
-            drive.loop.abort()
-
-    @rx.event(background=True)
-    async def clear(self) -> None:
-        """Start a new conversation (a run of the old one stops)."""
-        async with self:
-            old = self.get_value("_thread")
-            self._thread, self._conversation, self._agent_id = Thread(), Conversation(), ""
-            self.items, self.older, self.has_older, self._older_from = [], [], False, -1
-            live = await self.get_state(LiveState)
-            live.running, live.status = False, ""
-        drive = drives.running(old.id) if old is not None else None
-        if drive is not None:
-            drive.loop.abort()
+    # What the browser asks for
 
     @rx.event(background=True)
     async def need_texts(self, tids: list[str]) -> AsyncIterator[Any]:
@@ -219,6 +253,8 @@ class CopilotState(rx.State):
         if thread is None or conversation is None or not isinstance(tids, list):
             return
         drive = drives.running(thread.id)
+        if drive is not None:  # the running drive holds the newest thread and what it sent
+            thread, conversation = drive.thread, drive.sink.conversation
         scrubber = copilot.scrubber()
         texts: dict[str, list[Any]] = {}
         for tid in tids[:200]:
@@ -228,13 +264,9 @@ class CopilotState(rx.State):
             if so_far is not None:  # being written: exactly what was sent, so that later pieces follow it
                 texts[tid] = [so_far[0], so_far[1]]
                 continue
-            source = drive.thread if drive is not None else thread
-            whole = (drive.sink.conversation if drive is not None else conversation).text_of(tid, source)
+            whole = conversation.text_of(tid, thread)
             if whole is not None:
-                texts[tid] = [
-                    (drive.sink.conversation if drive is not None else conversation).seqs.get(tid, 0),
-                    scrubber.scrub(whole),
-                ]
+                texts[tid] = [conversation.seqs.get(tid, 0), scrubber.scrub(whole)]
         if texts:
             yield rx.call_script(f"__cuiS({json.dumps(texts, ensure_ascii=False)})")
 
@@ -254,7 +286,43 @@ class CopilotState(rx.State):
         self._older_from = max(first_shown - WINDOW, 0)
         self._show(items)
 
-    # Driving
+    # Helpers (inside `async with self`)
+
+    async def _owner(self) -> str:
+        """Whose conversations these are: the app's user id, or the browser's signed anonymous id (made on first use)."""
+        if copilot.owner is not None:
+            owner = copilot.owner(self)
+            owner = await owner if hasattr(owner, "__await__") else owner
+            if owner:
+                return f"user:{owner}"
+        owner = verified_owner(self.owner_token)
+        if owner is None:
+            owner = new_owner()
+            self.owner_token = signed_owner(owner)
+        return owner
+
+    def _current(self) -> tuple[Thread, Conversation]:
+        """The tab's thread and its view (made on first use), as plain objects: a drive uses them outside the lock."""
+        thread, conversation = self.get_value("_thread"), self.get_value("_conversation")
+        if thread is None or conversation is None:
+            thread = Thread()
+            conversation = self._take(thread, None)
+        return thread, conversation
+
+    async def _switch(self, thread: Thread, conversation: Conversation | None, agent_id: str = "") -> None:
+        """Show this conversation in the tab, and whether a run is working on it."""
+        self._take(thread, conversation, agent_id)
+        live = await self.get_state(LiveState)
+        live.running, live.status = drives.running(thread.id) is not None, ""
+
+    def _take(self, thread: Thread, conversation: Conversation | None, agent_id: str = "") -> Conversation:
+        """Show this conversation in the tab (a new one when `conversation` is None)."""
+        conversation = conversation or Conversation.of(thread.id)
+        self._thread, self._conversation, self._agent_id = thread, conversation, agent_id
+        self.thread_id, self.agent, self.demo, self.suggestions = thread.id, agent_id, copilot.is_demo(agent_id or "default"), []
+        self.items, self.older, self.has_older, self._older_from = [], [], False, -1
+        self._show(conversation.items(thread))
+        return conversation
 
     async def _decide(self, item_id: str, digest: str, decision: Decision) -> AsyncIterator[Any]:
         async def resume(drive: drives.Drive) -> Any:
@@ -274,132 +342,9 @@ class CopilotState(rx.State):
                 return False
             return thread.decide(call_id, decision, str(digest))
 
-        async for event in self._work(resume, record=record):
+        yield rx.set_focus(COMPOSER_INPUT_ID)  # the decision is made: back to the message box
+        async for event in work(self, resume, record=record):
             yield event
-
-    async def _work(
-        self,
-        work: Callable[[drives.Drive], Awaitable[Any]],
-        *,
-        join: Callable[[drives.Drive], bool] | None = None,
-        record: Callable[[Thread, Conversation, drives.Drive | None], bool] | None = None,
-        agent_id: str = "",
-    ) -> AsyncIterator[Any]:
-        """Start the drive of this tab's thread doing `work`, or hand the request to the drive already running."""
-        drive, refused = None, ""
-        for _ in range(20):
-            async with self:
-                thread, conversation = self._current()
-                running = drives.running(thread.id)
-                waiting = drives.closing(thread.id)
-                if running is not None:
-                    if record is not None:
-                        record(thread, conversation, running)
-                        if running.loop.accepting(running.thread):
-                            return
-                        record = None  # taken, but the drive is winding down: the next drive acts on it
-                    elif join is None or join(running):
-                        return
-                    waiting = running.closed
-                if waiting is None:
-                    if record is not None and not record(thread, conversation, None):
-                        return
-                    refused = self._choose_agent(agent_id)
-                    if refused:
-                        note = conversation.add_note("error", refused, None)
-                        self._show(conversation.items(thread))
-                        refused = f"__cuiS({json.dumps({note.id: [0, refused]})})"
-                    else:
-                        drive = self._begin(thread, conversation)
-            if waiting is None:
-                break
-            await waiting  # the drive before writes the thread back first
-        if refused:
-            yield rx.call_script(refused)
-        if drive is not None:
-            async for event in self._run(drive, work):
-                yield event
-
-    def _current(self) -> tuple[Thread, Conversation]:
-        """The tab's thread and its view (made on first use), as plain objects: a drive uses them outside the lock."""
-        thread, conversation = self.get_value("_thread"), self.get_value("_conversation")
-        if thread is None or conversation is None:
-            thread, conversation = Thread(), Conversation()
-            self._thread, self._conversation = thread, conversation
-        return thread, conversation
-
-    def _choose_agent(self, asked: str) -> str:
-        """The agent of this conversation: the one it has, else the one the page names, if it is configured."""
-        if self._agent_id:
-            return ""
-        known = copilot.agent_ids()
-        wanted = asked or "default"
-        if wanted not in known:
-            shown = "".join(ch for ch in wanted[:40] if ch.isprintable())
-            return f"There is no agent {shown!r} here; this copilot can use: {', '.join(known)}."
-        self._agent_id = wanted
-        return ""
-
-    def _begin(self, thread: Thread, conversation: Conversation) -> drives.Drive | None:
-        """Claim the thread and set up its drive (synchronous: nothing can start in between)."""
-        shared = shared_state(copilot.shared_state) if copilot.shared_state is not None else None
-        sink = ViewSink(self, thread, conversation, scrubber=copilot.scrubber(), rendered=copilot.rendered_tools(), shared=shared)
-
-        async def read_context() -> list[Context]:
-            return await self._read_context(thread, sink)
-
-        loop = RunLoop(
-            copilot.agent(self._agent_id or "default"),
-            copilot.toolbox,
-            hooks=copilot.hooks,
-            context=read_context,
-            commit=sink.commit,
-            state_access=SessionStates(self),
-            session=Session(page=self.router.url.path or "/"),
-            emit=sink.emit,
-            ask_person=True,
-            limits=copilot.limits,
-        )
-        return drives.begin(thread, loop, sink, self.router.session.client_token)
-
-    async def _run(self, drive: drives.Drive, work: Callable[[drives.Drive], Awaitable[Any]]) -> AsyncIterator[Any]:
-        """Run the drive in a task of its own, and yield what its sink sends to the browser until it is over."""
-        async with self:
-            live = await self.get_state(LiveState)
-            live.running, live.status = True, "Thinking…"
-        task = asyncio.create_task(self._drive(drive, work))
-        try:
-            async for event in drive.sink.outbox():
-                yield event
-        finally:
-            if not task.done():
-                task.cancel()
-
-    async def _drive(self, drive: drives.Drive, work: Callable[[drives.Drive], Awaitable[Any]]) -> None:
-        drives.current.set(drive)  # tools this drive runs (in tasks of this one) find their tab through it
-        try:
-            await work(drive)
-        except Exception:  # a bug must not leave the copilot spinning: the person sees that it failed
-            logger.exception("the copilot's run failed")
-            drive.sink.emit(ErrorOccurred("Something went wrong in the copilot; the server log has the details."))
-        finally:
-            drives.leave(drive)
-            try:
-                drive.sink.finish()
-                await drive.sink.close()
-            except Exception:
-                logger.exception("showing the end of a run failed")
-                await self._not_running()
-            finally:
-                drives.release(drive)
-
-    async def _not_running(self) -> None:
-        try:
-            async with self:
-                live = await self.get_state(LiveState)
-                live.running, live.status = False, ""
-        except Exception:
-            logger.exception("could not reset the copilot's running state")
 
     async def _show_drive(
         self,
@@ -409,6 +354,7 @@ class CopilotState(rx.State):
         status: str,
         running: bool,
         shared: dict[str, Any] | None = None,
+        suggestions: list[str] | None = None,
     ) -> None:
         """The sink's write: the items, the status line, the agent's state; the thread is kept with the tab's state."""
         async with self:
@@ -421,6 +367,10 @@ class CopilotState(rx.State):
                 self._offer_approval(thread, conversation, items, await self.get_state(ApprovalState))
             if shared and copilot.shared_state is not None:
                 shared_state(copilot.shared_state).write(await self.get_state(copilot.shared_state), shared)
+            if suggestions is not None and suggestions != self.suggestions:
+                self.suggestions = suggestions
+            elif running and self.suggestions:
+                self.suggestions = []
             live = await self.get_state(LiveState)
             if live.status != status:
                 live.status = status
@@ -454,16 +404,20 @@ class CopilotState(rx.State):
         has_older = (self._older_from if older else first) > 0
         if has_older != self.has_older:
             self.has_older = has_older
+        last = next((item for item in reversed(items) if item["k"] in ("a", "u")), None)
+        last_reply = last["id"] if last is not None and last["k"] == "a" else ""  # after the person's last message
+        if last_reply != self.last_reply:
+            self.last_reply = last_reply
 
-    async def _read_context(self, thread: Thread, sink: ViewSink) -> list[Context]:
-        """What the agent sees, read fresh from the page's states for every run (and its state, when shared)."""
-        values = []
-        async with self:
-            for provider in copilot.contexts:
-                state = await self.get_state(provider.state) if provider.state is not None else None
-                values.append(Context(description=provider.description, value=provider.value(state)))
-            if copilot.shared_state is not None:
-                page = shared_state(copilot.shared_state).read(await self.get_state(copilot.shared_state))
-                thread.state = {**thread.state, **page} if isinstance(thread.state, dict) else page
-                sink.shared_state_read()
-        return values
+
+def _answered(thread: Thread, call_id: str, answer: Answer) -> Answer:
+    """The person's response as the call's result: through the question tool's own function when it has one."""
+    call = thread.tool_call(call_id)
+    ui = copilot.tool_ui.get(call.function.name) if call is not None else None
+    if call is None or ui is None or ui.answer is None:
+        return answer
+    try:
+        return Answer(ui.answer(**parse_arguments(call), answer=answer.value))
+    except Exception:
+        logger.exception("%s could not turn the person's response into a result; the response is the result", call.function.name)
+        return answer

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -18,6 +19,7 @@ from ..core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ..store import ThreadStore
 
 F = TypeVar("F", bound=Callable[..., Any])
+_DEFAULT_STORE = "default"
 
 
 @dataclass(frozen=True)
@@ -52,16 +54,51 @@ class Copilot:
         self.contexts: list[ContextProvider] = []
         self.hooks = Hooks()
         self.limits = LoopLimits()
-        self.store: ThreadStore | None = None  # where threads are saved at the end of each turn, if anywhere
+        self._store: ThreadStore | str | None = _DEFAULT_STORE
+        # The owner of a tab's conversations (an app with accounts gives its user id; sync or async,
+        # given the copilot's state of the tab); None: an anonymous owner per browser (signed cookie).
+        self.owner: Callable[[Any], Any] | None = None
+        self.dev_console = os.environ.get("COPILOT_DEV_CONSOLE", "") not in ("", "0")  # events and timings in the copilot
         self.image_hosts: list[str] = []  # hosts whose images a reply may show (others become links)
         self.text_limit = 20_000  # characters of a text shown before "Show all"
         self.renderers: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> the app's card for its calls
         self.tool_ui: dict[str, ToolUI] = {}
         self.shared_state: type | None = None  # the Reflex state that mirrors the agent's state
 
+    @property
+    def store(self) -> ThreadStore | None:
+        """Where conversations are kept (made on first use: COPILOT_STORE_URL, else ./copilot_threads.db); None: nowhere."""
+        if self._store == _DEFAULT_STORE:
+            from ..store import SQLThreadStore
+
+            self._store = SQLThreadStore()
+        return self._store  # type: ignore[return-value]
+
+    @store.setter
+    def store(self, store: ThreadStore | None) -> None:
+        self._store = store
+
     def agent_ids(self) -> list[str]:
         """The agents a conversation may use: the registered ones, and "default" (chosen from the environment)."""
         return sorted({"default", *self.agents.ids})
+
+    def agent_choices(self) -> list[tuple[str, str]]:
+        """(id, label) of each agent a person may pick (the label is the agent's description, else its id)."""
+        choices = []
+        for agent_id in self.agent_ids():
+            agent = self.agents.get(agent_id) if agent_id in self.agents else None
+            label = (agent.description if agent is not None else "") or ("Copilot" if agent_id == "default" else agent_id)
+            choices.append((agent_id, label))
+        return choices
+
+    def is_demo(self, agent_id: str) -> bool:
+        """Whether this agent answers with the offline demo model (the copilot says so)."""
+        try:
+            agent = self.agent(agent_id)
+        except KeyError:
+            return False
+        model = getattr(getattr(agent, "agent", None), "model", None)
+        return getattr(model, "model_name", "") == "copilot-demo"
 
     def scrubber(self) -> Scrubber:
         """What keeps secrets out of what people see: the agents' configured secrets and API keys in the environment."""

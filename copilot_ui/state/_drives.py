@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from ..core import Claim, RunLoop, Thread, claims
+from ._saving import Keeper
 from ._sink import ViewSink
 
 
@@ -25,6 +26,8 @@ class Drive:
     sink: ViewSink
     claim: Claim
     token: str  # the browser tab it shows in
+    keeper: Keeper | None = None  # saves the thread in the app's store, if it has one
+    interrupted: bool = False  # the server went down while it ran: kept marked as cut off
     closed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -44,14 +47,14 @@ def closing(thread_id: str) -> asyncio.Future[None] | None:
     return _CLOSING.get(thread_id)
 
 
-def begin(thread: Thread, loop: RunLoop, sink: ViewSink, token: str) -> Drive | None:
+def begin(thread: Thread, loop: RunLoop, sink: ViewSink, token: str, keeper: Keeper | None = None) -> Drive | None:
     """Claim the thread for a new drive (synchronous); None when another drive has it."""
     if thread.id in _RUNNING or thread.id in _CLOSING:
         return None
     claim = claims.claim(thread.id)
     if claim is None:
         return None
-    drive = _RUNNING[thread.id] = Drive(thread, loop, sink, claim, token)
+    drive = _RUNNING[thread.id] = Drive(thread, loop, sink, claim, token, keeper)
     return drive
 
 

@@ -14,3 +14,4 @@ class LiveState(rx.State):
 
     running: bool = False
     status: str = ""  # for the person: "Thinking…", "Running set_theme…", "Waiting for the agent… 12 s"
+    dev: str = ""  # the text id of the dev console's log of the current run (when the app turns it on)

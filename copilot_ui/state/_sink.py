@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
@@ -31,6 +32,7 @@ from ..core import (
     AgentRunStarted,
     AwaitingPerson,
     ErrorOccurred,
+    Hooks,
     LoopEvent,
     MessageEnded,
     MessageStarted,
@@ -53,6 +55,9 @@ from ..core import (
 from ._shared_state import SharedState
 from ._view import Conversation, LiveMarks, arguments_text, question_of
 
+DEV_EVENT_CHARS, DEV_INPUT_CHARS = 400, 6000  # how much of an event, and of a RunAgentInput, the dev console shows
+SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
+SUGGESTIONS, SUGGESTION_CHARS = 4, 120
 MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
 TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
 TEXT_BATCH = 240  # characters of text that are worth a frame of their own
@@ -94,6 +99,7 @@ class ViewSink:
         self._shared = shared
         self._shared_good: Any = copy.deepcopy(thread.state)  # the agent's state as it last fitted the app's fields
         self._shared_values: dict[str, Any] = {}  # fields of the app's state to write at the next flush
+        self._suggestions: list[str] = []  # what the agent proposed to ask next, shown once the turn is over
         self._interval = interval
         self._streams: dict[str, _Stream] = {}
         self._seqs = conversation.seqs  # tid -> the last piece (or whole text) sent, counted across drives
@@ -111,6 +117,8 @@ class ViewSink:
         self._thinking_since: float | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
+        self._started = time.monotonic()
+        self._timers: dict[str, float] = {}  # what started when (runs, tools), for the dev console
 
     # Events
 
@@ -136,18 +144,30 @@ class ViewSink:
         self._whole(self.conversation.message_item(event.message_id, "user"), event.text)
         self._items_changed()
 
-    def _run_started(self, _event: AgentRunStarted) -> None:
+    def _run_started(self, event: AgentRunStarted) -> None:
+        self._timers["run:" + event.run_id] = time.monotonic()
+        self._dev(f"run {event.follow_up + 1} started")
         self.conversation.clear_retry()
         self._agent_since = time.monotonic()
         self._set_status("Thinking…")
         self._start_ticker()
 
-    def _run_finished(self, _event: AgentRunFinished) -> None:
+    def _run_finished(self, event: AgentRunFinished) -> None:
         self._agent_since = None
+        started = self._timers.pop("run:" + event.run_id, None)
+        took = f" after {time.monotonic() - started:.3f} s" if started is not None else ""
+        self._dev(f"run finished ({event.outcome}){took}")
 
     def _agent_spoke(self, _event: LoopEvent) -> None:
         if self._agent_since is not None:
             self._agent_since = time.monotonic()
+
+    def _agent_event(self, event: AgentEventReceived) -> None:
+        self._agent_spoke(event)
+        raw = event.event
+        if getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(getattr(raw, "value", None), list):
+            offered = [str(text).strip() for text in raw.value if isinstance(text, str) and text.strip()]
+            self._suggestions = [self._scrubber.scrub(text)[:SUGGESTION_CHARS] for text in offered[:SUGGESTIONS]]
 
     def _message_started(self, event: MessageStarted) -> None:
         self._agent_spoke(event)
@@ -204,6 +224,7 @@ class ViewSink:
         self._items_changed()
 
     def _execution_started(self, event: ToolExecutionStarted) -> None:
+        self._timers["tool:" + event.call_id] = time.monotonic()
         self.marks.running.add(event.call_id)
         self._whole(self.conversation.call_item(event.call_id) + ".a", _pretty(event.arguments))
         self._set_status(f"Running {event.tool_name}…")
@@ -222,6 +243,9 @@ class ViewSink:
         self._items_changed()
 
     def _execution_ended(self, event: ToolExecutionEnded) -> None:
+        started = self._timers.pop("tool:" + event.call_id, None)
+        took = f" in {time.monotonic() - started:.3f} s" if started is not None else ""
+        self._dev(f"tool {event.tool_name} {event.status}{took}")
         self.marks.running.discard(event.call_id)
         self.marks.arguments.discard(event.call_id)
         self.marks.progress.pop(event.call_id, None)
@@ -265,6 +289,41 @@ class ViewSink:
     def shared_state_read(self) -> None:
         """The page's state was just read into the thread's (before a run): that is the state that fits now."""
         self._shared_good = copy.deepcopy(self.thread.state)
+
+    # The dev console: the run's AG-UI events, what was sent, and timings (when the app turns it on)
+
+    def hooks(self, base: Hooks) -> Hooks:
+        """The hooks of this drive's loop: the app's, and the dev console's when it is on."""
+        if not copilot_dev_console():
+            return base
+        lists = {item.name: list(getattr(base, item.name)) for item in dataclasses.fields(base)}
+        lists["on_event"].append(self._dev_event)
+        lists["before_agent_call"].append(self._dev_input)
+        return Hooks(**lists)
+
+    @property
+    def dev_tid(self) -> str:
+        """The text id of this conversation's dev console."""
+        return self.conversation.key + "dev"
+
+    def _dev(self, line: str) -> None:
+        if copilot_dev_console():
+            self._append(self.dev_tid, f"{time.monotonic() - self._started:8.3f}s  {line}\n")
+
+    def _dev_event(self, event: Any) -> None:
+        body = event.model_dump_json(by_alias=True, exclude_none=True, exclude={"type", "timestamp", "raw_event"})
+        self._dev(f"{event.type.value} {_clipped(body, DEV_EVENT_CHARS)}")
+
+    def _dev_input(self, run_input: Any) -> None:
+        sent = {
+            "threadId": run_input.thread_id,
+            "runId": run_input.run_id,
+            "messages": len(run_input.messages),
+            "tools": [tool.name for tool in run_input.tools],
+            "context": [item.model_dump(by_alias=True) for item in run_input.context],
+            "state": run_input.state,
+        }
+        self._dev("RunAgentInput " + _clipped(json.dumps(sent, ensure_ascii=False, default=str, indent=1), DEV_INPUT_CHARS))
 
     # Buffers
 
@@ -409,7 +468,10 @@ class ViewSink:
                 items = self.conversation.items(self.thread, self.marks, self._rendered) if self._items_dirty else None
                 shared, self._shared_values = self._shared_values, {}
                 self._items_dirty = self._status_dirty = False
-                await self._state._show_drive(self.thread, self.conversation, items, self._status, self._running, shared)
+                suggestions = self._suggestions if not self._running else None
+                await self._state._show_drive(
+                    self.thread, self.conversation, items, self._status, self._running, shared, suggestions
+                )
 
     def _take_script(self) -> str:
         calls = []
@@ -457,6 +519,17 @@ class ViewSink:
 COMPOSER_INPUT_ID = "cui-message"
 
 
+def copilot_dev_console() -> bool:
+    """Whether the app turned the dev console on."""
+    from ._declarations import copilot
+
+    return copilot.dev_console
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _pretty(arguments: Any) -> str:
     return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
 
@@ -466,7 +539,7 @@ _HANDLERS = {
     UserMessageAdded: ViewSink._user_message,
     AgentRunStarted: ViewSink._run_started,
     AgentRunFinished: ViewSink._run_finished,
-    AgentEventReceived: ViewSink._agent_spoke,
+    AgentEventReceived: ViewSink._agent_event,
     MessageStarted: ViewSink._message_started,
     TextDelta: ViewSink._text_delta,
     MessageEnded: ViewSink._message_ended,

@@ -13,6 +13,8 @@ No Reflex here, so that it is tested and stored as plain data.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,8 +51,13 @@ class LiveMarks:
 
 @dataclass
 class Conversation:
-    """Stable short ids for the thread's messages and calls, the view's notes, and how calls ended."""
+    """Stable short ids for the thread's messages and calls, the view's notes, and how calls ended.
 
+    Item ids start with a few characters of the thread's own (`key`): a tab that switches
+    conversations, or still receives the end of another's reply, never mixes their texts.
+    """
+
+    key: str = ""
     ids: dict[str, str] = field(default_factory=dict)  # "m:<message id>" / "c:<call id>" -> item id
     keys: dict[str, str] = field(default_factory=dict)  # item id -> key
     notes: list[Note] = field(default_factory=list)
@@ -58,6 +65,39 @@ class Conversation:
     thought: dict[str, float] = field(default_factory=dict)  # reasoning message id -> seconds spent
     seqs: dict[str, int] = field(default_factory=dict)  # text id -> the last piece (or whole) the tab was sent
     counter: int = 0
+    run_after: str | None = None  # while a run goes: the message it follows ("" before any); kept to spot a crash
+    created: bool = False  # the store has the thread (a deleted one is not brought back)
+
+    @classmethod
+    def of(cls, thread_id: str) -> Conversation:
+        """The view of a new conversation of this thread."""
+        return cls(key=hashlib.blake2s(thread_id.encode(), digest_size=3).hexdigest()[:4])
+
+    # Kept with the thread in a store (ThreadStore notes: small JSON objects)
+
+    def to_notes(self) -> list[dict[str, Any]]:
+        """The view as JSON objects: its ids and outcomes first, then each note."""
+        view = {"key": self.key, "ids": self.ids, "outcomes": self.outcomes, "thought": self.thought}
+        view |= {"counter": self.counter, "run_after": self.run_after}
+        return [{"view": view}, *({"note": dataclasses.asdict(note)} for note in self.notes)]
+
+    @classmethod
+    def from_notes(cls, thread_id: str, saved: list[dict[str, Any]]) -> Conversation:
+        """The view as to_notes() kept it (a fresh one for a thread saved without)."""
+        conversation = cls.of(thread_id)
+        for entry in saved:
+            if isinstance(entry.get("view"), dict):
+                view = entry["view"]
+                conversation.key = str(view.get("key") or conversation.key)
+                conversation.ids = dict(view.get("ids") or {})
+                conversation.keys = {item: key for key, item in conversation.ids.items()}
+                conversation.outcomes = dict(view.get("outcomes") or {})
+                conversation.thought = dict(view.get("thought") or {})
+                conversation.counter = int(view.get("counter") or 0)
+                conversation.run_after = view.get("run_after")
+            elif isinstance(entry.get("note"), dict):
+                conversation.notes.append(Note(**entry["note"]))
+        return conversation
 
     # Ids
 
@@ -66,7 +106,7 @@ class Conversation:
         item = self.ids.get(key)
         if item is None:
             self.counter += 1
-            item = self.ids[key] = f"{KIND_PREFIX[kind]}{self.counter}"
+            item = self.ids[key] = f"{self.key}{KIND_PREFIX[kind]}{self.counter}"
             self.keys[item] = key
         return item
 
@@ -78,6 +118,11 @@ class Conversation:
         """The item id of a tool call's card."""
         return self.item_id("c:" + call_id, "tool")
 
+    def message_of(self, item_id: str) -> str | None:
+        """The message id behind a message's item id (None for anything else)."""
+        key = self.keys.get(item_id, "")
+        return key[2:] if key.startswith("m:") else None
+
     def call_of(self, item_id: str) -> str | None:
         """The call id behind a card's item id (None for anything else)."""
         key = self.keys.get(item_id, "")
@@ -86,7 +131,7 @@ class Conversation:
     def add_note(self, kind: Literal["error", "notice"], text: str, after: str | None, retry: bool = False) -> Note:
         """A note placed after a message (ids of notes are items of their own)."""
         self.counter += 1
-        note = Note(f"{KIND_PREFIX[kind]}{self.counter}", kind, text, after, retry)
+        note = Note(f"{self.key}{KIND_PREFIX[kind]}{self.counter}", kind, text, after, retry)
         for earlier in self.notes:
             earlier.retry = False  # only the newest error can be retried
         self.notes.append(note)

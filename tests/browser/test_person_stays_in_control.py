@@ -40,16 +40,20 @@ def test_a_double_click_on_approve_runs_the_tool_once(hostile_page: Page, hostil
 def test_crafted_decisions_run_nothing_that_was_not_approved_as_shown(hostile_page: Page, hostile: HostileAgent):
     crafted = CraftedEvents(hostile_page)
     hostile_page.goto("/")
-    hostile_page.wait_for_timeout(500)
+    ask(hostile_page, "!reply warming up")
+    idle(hostile_page)
+    first = hostile_page.locator('[data-kind="user"] [data-tid]').first.get_attribute("data-tid")
+    assert first.endswith("u1")
+    next_card = first[:-2] + "t4"  # item ids count up within a conversation: u1, a2, then u3 and this call's card
     arguments = {"note": "crafted"}
     digest = call_digest("slow_approval", arguments)
-    crafted.send("approve", {"item_id": "t2", "digest": digest})  # before the call exists
+    crafted.send("approve", {"item_id": next_card, "digest": digest})  # before the call exists
 
     ask(hostile_page, "!tool slow_approval " + json.dumps(arguments))
     waiting = card(hostile_page, "slow_approval")
     expect(waiting).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
     item = waiting.get_attribute("data-item")
-    assert item == "t2", "the crafted early approval named this card's id"
+    assert item == next_card, "the crafted early approval named this card's id"
     crafted.send("approve", {"item_id": item, "digest": "0" * 16})  # another version of the call
     crafted.send("respond", {"item_id": item, "digest": digest, "value": "yes"})  # an answer is not an approval
     hostile_page.wait_for_timeout(1500)

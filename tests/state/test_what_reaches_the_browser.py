@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from copilot_ui.state import ApprovalState, CopilotState, LiveState
+from copilot_ui.state import ApprovalState, CopilotState, LiveState, ThreadsState
+
+STATES = (CopilotState, LiveState, ApprovalState, ThreadsState)
 
 
 def test_the_copilot_states_send_only_what_the_copilot_shows():
     # A new public var here reaches every browser: check it holds no secret (keys, headers, URLs), then list it.
-    assert sorted(CopilotState.base_vars) == ["has_older", "items", "older"]
-    assert sorted(LiveState.base_vars) == ["running", "status"]
+    assert sorted(CopilotState.base_vars) == [
+        "agent",  # an agent id of the app's own list
+        "demo",
+        "has_older",
+        "items",
+        "last_reply",
+        "older",
+        "owner_token",  # the browser's own signed cookie
+        "suggestions",
+        "thread_id",  # the tab's conversation (only ever looked up among its owner's)
+    ]
+    assert sorted(LiveState.base_vars) == ["dev", "running", "status"]
     assert sorted(ApprovalState.base_vars) == ["digest", "editable", "error", "fields", "item", "open", "sentence", "tool"]
-    for state in (CopilotState, LiveState, ApprovalState):
+    assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "threads"]
+    for state in STATES:
         assert state.computed_vars == {}
 
 
@@ -19,7 +32,7 @@ def test_only_the_persons_events_can_be_called_from_a_browser():
     events = {
         # setvar (Reflex's own) sets a public var of the person's own view, never a backend var
         state.__name__: sorted(name for name in state.event_handlers if name != "setvar" and not name.startswith("set_"))
-        for state in (CopilotState, LiveState, ApprovalState)
+        for state in STATES
     }
     assert events == {
         "CopilotState": sorted(
@@ -28,11 +41,15 @@ def test_only_the_persons_events_can_be_called_from_a_browser():
                 "approve",
                 "approve_form",
                 "browser_result",
-                "clear",
                 "deny",
                 "deny_form",
+                "edit",
                 "load_older",
                 "need_texts",
+                "new_conversation",
+                "open",
+                "pick_agent",
+                "regenerate",
                 "respond",
                 "respond_form",
                 "retry",
@@ -43,4 +60,5 @@ def test_only_the_persons_events_can_be_called_from_a_browser():
         ),
         "LiveState": [],
         "ApprovalState": ["close"],
+        "ThreadsState": ["ask_delete", "cancel", "delete", "find", "opened", "refresh", "rename", "select", "start_rename"],
     }

@@ -1,0 +1,102 @@
+"""The copilot itself, whatever its layout: header, conversation, composer, approval dialog, dev console.
+
+The sidebar, the popup and the inline chat each hold one panel. One copilot per page: its parts
+have fixed ids (the conversation, the message box) that its scripts look for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import reflex as rx
+from reflex.components.core.banner import has_connection_errors
+
+from ..state import CopilotState, LiveState, copilot
+from ._approval import approval_dialog
+from ._composer import composer
+from ._layout import layout_command
+from ._messages import conversation
+from ._text import text
+from ._threads_menu import threads_menu
+
+DEMO_HINT = (
+    "Scripted answers from the offline demo model. "
+    "Set COPILOT_MODEL (e.g. openai:gpt-4o-mini) or COPILOT_AGENT_URL for a real one."
+)
+
+
+def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: bool = False) -> rx.Component:
+    """The copilot for the agent with this id (the page's choice; a picker offers the others when there are several)."""
+    return rx.el.div(
+        _header(title, closable),
+        conversation(suggestions),
+        rx.cond(LiveState.dev != "", _dev_console()) if copilot.dev_console else rx.fragment(),
+        composer(agent),
+        approval_dialog(),
+        class_name="cui-panel",
+        on_mount=CopilotState.open,
+    )
+
+
+def _header(title: str, closable: bool) -> rx.Component:
+    return rx.el.header(
+        rx.hstack(
+            rx.icon("sparkles", size=16, aria_hidden="true"),
+            rx.heading(title, size="3", as_="h2"),
+            rx.cond(CopilotState.demo, rx.badge("Demo model", variant="soft", color_scheme="amber", title=DEMO_HINT)),
+            rx.cond(has_connection_errors, rx.badge("Reconnecting…", variant="soft", color_scheme="red", role="status")),
+            align="center",
+            spacing="2",
+            class_name="cui-title",
+        ),
+        rx.hstack(
+            _agent_picker(),
+            threads_menu(),
+            rx.icon_button(
+                rx.icon("message-square-plus", size=16),
+                on_click=CopilotState.new_conversation,
+                variant="ghost",
+                aria_label="New conversation",
+                title="New conversation",
+                type="button",
+            ),
+            *(
+                [
+                    rx.icon_button(
+                        rx.icon("panel-right-close", size=16),
+                        on_click=layout_command("close"),
+                        variant="ghost",
+                        aria_label="Close the copilot",
+                        title="Close",
+                        type="button",
+                    )
+                ]
+                if closable
+                else []
+            ),
+            align="center",
+            spacing="1",
+        ),
+        class_name="cui-header",
+    )
+
+
+def _agent_picker() -> rx.Component:
+    agents = copilot.agent_choices()
+    if len(agents) < 2:
+        return rx.fragment()
+    return rx.el.select(
+        *(rx.el.option(label, value=agent_id) for agent_id, label in agents),
+        value=CopilotState.agent,
+        on_change=CopilotState.pick_agent,
+        aria_label="Agent",
+        class_name="cui-picker",
+    )
+
+
+def _dev_console() -> rx.Component:
+    return rx.el.details(
+        rx.el.summary("Dev console: this run's events, what was sent, timings"),
+        text(LiveState.dev, markdown=False, class_name="cui-dev-log", limit=200_000),
+        class_name="cui-dev",
+    )

@@ -1,0 +1,119 @@
+"""The list of the person's conversations, in the copilot's header: search, switch, new, rename, delete."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from ..state import CopilotState, ThreadsState
+
+
+def threads_menu() -> rx.Component:
+    """A button that opens the list of conversations."""
+    return rx.popover.root(
+        rx.popover.trigger(
+            rx.icon_button(
+                rx.icon("history", size=16),
+                variant="ghost",
+                aria_label="Conversations",
+                title="Conversations",
+                type="button",
+            )
+        ),
+        rx.popover.content(
+            rx.el.div(
+                rx.el.input(
+                    type="search",
+                    placeholder="Search conversations",
+                    aria_label="Search conversations",
+                    default_value=ThreadsState.search,
+                    on_change=ThreadsState.find.debounce(250),
+                    class_name="cui-input",
+                ),
+                rx.popover.close(
+                    rx.button(
+                        rx.icon("message-square-plus", size=14),
+                        "New conversation",
+                        on_click=CopilotState.new_conversation,
+                        variant="soft",
+                        size="1",
+                        type="button",
+                    )
+                ),
+                class_name="cui-threads-top",
+            ),
+            rx.cond(
+                ThreadsState.threads.length() == 0,
+                rx.text("No conversations yet.", size="1", color_scheme="gray", class_name="cui-threads-empty"),
+            ),
+            rx.el.ul(rx.foreach(ThreadsState.threads, _thread_row), class_name="cui-threads", aria_label="Conversations"),
+            class_name="cui-threads-menu",
+            align="end",
+        ),
+        on_open_change=ThreadsState.opened,
+    )
+
+
+def _thread_row(thread: rx.Var) -> rx.Component:
+    thread_id, title = thread["id"].to(str), thread["title"].to(str)
+    return rx.el.li(
+        rx.cond(
+            ThreadsState.renaming == thread_id,
+            _rename_form(thread_id, title),
+            rx.cond(ThreadsState.deleting == thread_id, _confirm_delete(thread_id, title), _entry(thread_id, title, thread)),
+        ),
+        class_name=rx.cond(CopilotState.thread_id == thread_id, "cui-thread cui-thread-current", "cui-thread"),
+        key=thread_id,
+    )
+
+
+def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Component:
+    return rx.fragment(
+        rx.popover.close(
+            rx.el.button(
+                rx.el.span(title, class_name="cui-thread-title"),
+                rx.el.span(thread["when"].to(str), class_name="cui-thread-when"),
+                type="button",
+                class_name="cui-thread-open",
+                on_click=ThreadsState.select(thread_id),
+                aria_current=rx.cond(CopilotState.thread_id == thread_id, "true", "false"),
+            )
+        ),
+        rx.icon_button(
+            rx.icon("pencil", size=12),
+            variant="ghost",
+            size="1",
+            aria_label="Rename " + title,
+            on_click=ThreadsState.start_rename(thread_id),
+            type="button",
+        ),
+        rx.icon_button(
+            rx.icon("trash-2", size=12),
+            variant="ghost",
+            size="1",
+            color_scheme="red",
+            aria_label="Delete " + title,
+            on_click=ThreadsState.ask_delete(thread_id),
+            type="button",
+        ),
+    )
+
+
+def _rename_form(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
+    return rx.el.form(
+        rx.el.input(type="hidden", name="thread", value=thread_id),
+        rx.el.input(name="title", default_value=title, aria_label="New title", auto_focus=True, class_name="cui-input"),
+        rx.button("Save", type="submit", size="1"),
+        rx.button("Cancel", type="button", size="1", variant="soft", color_scheme="gray", on_click=ThreadsState.cancel),
+        on_submit=ThreadsState.rename,
+        class_name="cui-thread-rename",
+    )
+
+
+def _confirm_delete(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
+    return rx.el.div(
+        rx.text("Delete “", title, "”?", size="1"),
+        rx.button("Delete", size="1", color_scheme="red", on_click=ThreadsState.delete(thread_id), type="button"),
+        rx.button("Keep", size="1", variant="soft", color_scheme="gray", on_click=ThreadsState.cancel, type="button"),
+        class_name="cui-thread-confirm",
+        role="alert",
+    )

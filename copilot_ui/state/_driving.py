@@ -1,0 +1,186 @@
+"""Driving a tab's thread: start its one drive, or hand a request to the drive already running, and see it through.
+
+A request (a message, a decision, Retry) reaches the drive of the tab's thread: the running one
+(a message is queued on it, a decision recorded and acted on), or a new one claimed in the same
+short `async with` block that found none (`_drives`), so that two clicks never start two drives.
+The drive runs the loop in a task of its own; the background event that started it yields what
+its sink sends to the browser until it is over, then the thread is saved and released.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import reflex as rx
+from ag_ui.core import Context
+
+from ..core import ErrorOccurred, RunLoop, Session, Thread
+from . import _drives as drives
+from ._declarations import copilot
+from ._live import LiveState
+from ._saving import Keeper
+from ._session_states import SessionStates
+from ._shared_state import shared_state
+from ._sink import ViewSink
+from ._view import Conversation
+
+logger = logging.getLogger("copilot_ui.state")
+
+Work = Callable[[drives.Drive], Awaitable[Any]]
+Join = Callable[[drives.Drive], bool]
+Record = Callable[[Thread, Conversation, "drives.Drive | None"], bool]
+FAILED = "Something went wrong in the copilot; the server log has the details."
+
+
+async def work(
+    state: Any, job: Work, *, join: Join | None = None, record: Record | None = None, agent_id: str = ""
+) -> AsyncIterator[Any]:
+    """Start the drive of the tab's thread doing `job`, or hand the request to the drive already running.
+
+    `join` puts a message on a running drive (False: it is winding down, so wait and start anew);
+    `record` takes a decision (True: a new drive must act on it).
+    """
+    drive, refused = None, ""
+    for _ in range(20):
+        async with state:
+            owner = await state._owner()  # (it may await: before the look for a drive and the claim, which must not)
+            thread, conversation = state._current()
+            running = drives.running(thread.id)
+            waiting = drives.closing(thread.id)
+            if running is not None:
+                if record is not None:
+                    record(thread, conversation, running)
+                    if running.loop.accepting(running.thread):
+                        return
+                    record = None  # taken, but the drive is winding down: the next drive acts on it
+                elif join is None or join(running):
+                    return
+                waiting = running.closed
+            if waiting is None:
+                if record is not None and not record(thread, conversation, None):
+                    return
+                refused = choose_agent(state, agent_id)
+                if refused:
+                    note = conversation.add_note("error", refused, None)
+                    state._show(conversation.items(thread))
+                    refused = f"__cuiS({json.dumps({note.id: [0, refused]})})"
+                else:
+                    drive = begin(state, thread, conversation, owner)
+        if waiting is None:
+            break
+        await waiting  # the drive before writes the thread back first
+    if refused:
+        yield rx.call_script(refused)
+    if drive is not None:
+        async for event in run(state, drive, job):
+            yield event
+
+
+def choose_agent(state: Any, asked: str) -> str:
+    """Fix the conversation's agent (the one it has, else the one asked for, if configured); a refusal to show, or ""."""
+    if state._agent_id:
+        return ""
+    known = copilot.agent_ids()
+    wanted = asked or "default"
+    if wanted not in known:
+        shown = "".join(ch for ch in wanted[:40] if ch.isprintable())
+        return f"There is no agent {shown!r} here; this copilot can use: {', '.join(known)}."
+    state._agent_id, state.agent, state.demo = wanted, wanted, copilot.is_demo(wanted)
+    return ""
+
+
+def begin(state: Any, thread: Thread, conversation: Conversation, owner: str) -> drives.Drive | None:
+    """Claim the thread and set up its drive (synchronous: nothing can start in between)."""
+    shared = shared_state(copilot.shared_state) if copilot.shared_state is not None else None
+    sink = ViewSink(state, thread, conversation, scrubber=copilot.scrubber(), rendered=copilot.rendered_tools(), shared=shared)
+    store = copilot.store
+    keeper = Keeper(store, owner, state._agent_id or "default") if store is not None else None
+
+    async def read_context() -> list[Context]:
+        return await _read_context(state, thread, sink)
+
+    async def commit() -> None:  # before each agent run: the page shows the tools' changes, the thread is kept
+        await sink.commit()
+        if keeper is not None:
+            await keeper.save(thread, conversation, running=True)
+
+    loop = RunLoop(
+        copilot.agent(state._agent_id or "default"),
+        copilot.toolbox,
+        hooks=sink.hooks(copilot.hooks),
+        context=read_context,
+        commit=commit,
+        state_access=SessionStates(state),
+        session=Session(page=state.router.url.path or "/"),
+        emit=sink.emit,
+        ask_person=True,
+        limits=copilot.limits,
+    )
+    return drives.begin(thread, loop, sink, state.router.session.client_token, keeper)
+
+
+async def run(state: Any, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
+    """Run the drive in a task of its own; yield what its sink sends to the browser until it is over."""
+    async with state:
+        live = await state.get_state(LiveState)
+        live.running, live.status = True, "Thinking…"
+        if copilot.dev_console:
+            live.dev = drive.sink.dev_tid
+    task = asyncio.create_task(_drive(state, drive, job))
+    try:
+        async for event in drive.sink.outbox():
+            yield event
+    finally:
+        if not task.done():
+            task.cancel()
+
+
+async def _drive(state: Any, drive: drives.Drive, job: Work) -> None:
+    drives.current.set(drive)  # tools this drive runs (in tasks of this one) find their tab through it
+    try:
+        await job(drive)
+    except asyncio.CancelledError:  # the server is going down: the conversation is kept, marked as cut off
+        drive.interrupted = True
+        raise
+    except Exception:  # a bug must not leave the copilot spinning: the person sees that it failed
+        logger.exception("the copilot's run failed")
+        drive.sink.emit(ErrorOccurred(FAILED))
+    finally:
+        drives.leave(drive)
+        try:
+            drive.sink.finish()
+            await drive.sink.close()
+            if drive.keeper is not None:
+                await drive.keeper.save(drive.thread, drive.sink.conversation, running=drive.interrupted)
+        except Exception:
+            logger.exception("showing the end of a run failed")
+            await _not_running(state)
+        finally:
+            drives.release(drive)
+
+
+async def _not_running(state: Any) -> None:
+    try:
+        async with state:
+            live = await state.get_state(LiveState)
+            live.running, live.status = False, ""
+    except Exception:
+        logger.exception("could not reset the copilot's running state")
+
+
+async def _read_context(state: Any, thread: Thread, sink: ViewSink) -> list[Context]:
+    """What the agent sees, read fresh from the page's states for every run (and its state, when shared)."""
+    values = []
+    async with state:
+        for provider in copilot.contexts:
+            page_state = await state.get_state(provider.state) if provider.state is not None else None
+            values.append(Context(description=provider.description, value=provider.value(page_state)))
+        if copilot.shared_state is not None:
+            page = shared_state(copilot.shared_state).read(await state.get_state(copilot.shared_state))
+            thread.state = {**thread.state, **page} if isinstance(thread.state, dict) else page
+            sink.shared_state_read()
+    return values

@@ -1,0 +1,69 @@
+"""Whose conversations these are: the app's logged-in user, or an anonymous owner kept in a signed cookie.
+
+An app with accounts gives the copilot its user id (`cui.copilot.owner = lambda state: ...`, sync or
+async, given the copilot's state of the tab, from which `await state.get_state(AuthState)` reads
+the app's own). Without it each browser gets a random owner id in a cookie, signed with the app's
+secret: a cookie that does not carry a valid signature (crafted, or from another app) is replaced
+by a new owner, so nobody can name another owner's id and get their conversations.
+
+The secret is COPILOT_SECRET, else a random one kept in `.copilot_secret` in the app's folder
+(created on first use; several workers on one machine share it; several machines need COPILOT_SECRET).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+SECRET_VARIABLE = "COPILOT_SECRET"
+SECRET_FILE = ".copilot_secret"
+
+
+def signed_owner(owner_id: str) -> str:
+    """The cookie value for an owner id: the id and its signature."""
+    return f"{owner_id}.{_signature(owner_id)}"
+
+
+def verified_owner(cookie: str) -> str | None:
+    """The owner id in a cookie value, if its signature is right; None otherwise."""
+    owner_id, _, signature = (cookie or "").rpartition(".")
+    if not owner_id or not hmac.compare_digest(signature, _signature(owner_id)):
+        return None
+    return owner_id
+
+
+def new_owner() -> str:
+    """A fresh anonymous owner id."""
+    return "anon-" + secrets.token_urlsafe(16)
+
+
+def _signature(owner_id: str) -> str:
+    return hmac.new(_secret(), owner_id.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+_SECRET: bytes | None = None
+
+
+def _secret() -> bytes:
+    global _SECRET
+    if _SECRET is None:
+        _SECRET = (os.environ.get(SECRET_VARIABLE) or _secret_from_file(Path(SECRET_FILE))).encode()
+    return _SECRET
+
+
+def _secret_from_file(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    value = secrets.token_urlsafe(32)
+    try:  # created once; a worker that loses the race reads the winner's
+        with path.open("x") as file:
+            file.write(value)
+        path.chmod(0o600)
+        return value
+    except FileExistsError:
+        return path.read_text().strip()

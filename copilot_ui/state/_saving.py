@@ -1,0 +1,76 @@
+"""Conversations kept in the app's store: saved at message boundaries, loaded for their owner, marked while they run.
+
+A save happens when the loop waits for it (before each agent run: the loop's commit) and when a drive
+ends, never per token, through a worker thread (the store blocks). While a run goes, the view notes
+the message it follows; a thread loaded with that mark was cut off by a crash, and shows so, with
+Retry. Nothing here is Reflex-specific beyond the owner given by the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from ..core import Thread
+from ..store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore
+from ._view import Conversation
+
+logger = logging.getLogger("copilot_ui.state")
+
+INTERRUPTED = "Interrupted: the server stopped while the copilot was working on this. Retry to go on."
+
+
+@dataclass
+class Keeper:
+    """Saves one thread of one owner (the drive keeps one while it runs)."""
+
+    store: ThreadStore
+    owner: str
+    agent: str
+
+    async def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> None:
+        """Write the thread and its view (the loop is not changing it now); a failure is logged, never raised."""
+        last = thread.last_message()
+        conversation.run_after = (last.id if last is not None else "") if running else None
+        try:
+            await asyncio.to_thread(self._save, thread, conversation)
+        except Exception:
+            logger.exception("saving conversation %s failed", thread.id)
+
+    def _save(self, thread: Thread, conversation: Conversation) -> None:
+        notes = conversation.to_notes()
+        try:
+            self.store.save(self.owner, thread, notes=notes)
+        except ThreadNotFound:
+            if conversation.created:
+                logger.info("conversation %s was deleted; it is not saved again", thread.id)
+                return
+            try:
+                self.store.create(self.owner, agent=self.agent, thread_id=thread.id)
+            except ThreadExists:  # another worker created it meanwhile
+                pass
+            self.store.save(self.owner, thread, notes=notes)
+        conversation.created = True
+
+
+async def load(store: ThreadStore, owner: str, thread_id: str) -> StoredThread | None:
+    """The owner's stored conversation with this id (None: none of theirs), through a worker thread."""
+    try:
+        return await asyncio.to_thread(store.load_with_notes, owner, thread_id)
+    except Exception:
+        logger.exception("loading conversation %s failed", thread_id)
+        return None
+
+
+def resumed(stored: StoredThread) -> tuple[Thread, Conversation]:
+    """A stored thread and its view, ready to show; one cut off by a crash says so and offers Retry."""
+    thread = stored.thread
+    conversation = Conversation.from_notes(thread.id, stored.notes)
+    conversation.created = True
+    if conversation.run_after is not None:
+        thread.turn.failed = "interrupted"
+        thread.turn.failed_after = conversation.run_after or None
+        conversation.add_note("error", INTERRUPTED, conversation.run_after or None, retry=True)
+        conversation.run_after = None
+    return thread, conversation

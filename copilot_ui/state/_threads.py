@@ -1,0 +1,145 @@
+"""The owner's conversations, listed in the copilot's header: switch, new, rename, delete (with confirmation), search.
+
+Every operation goes through the store with the tab's owner: a thread id from the browser is only
+ever looked up among that owner's own threads, so guessing or crafting ids finds nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import reflex as rx
+
+from . import _drives as drives
+from ._copilot import CopilotState
+from ._declarations import copilot
+from ._saving import load, resumed
+
+logger = logging.getLogger("copilot_ui.state")
+
+LISTED = 50  # threads the list shows (the search finds the others)
+
+
+class ThreadsState(rx.State):
+    """The list of the owner's conversations, while the person has it open."""
+
+    threads: list[dict[str, str]] = rx.field(default_factory=list)  # id, title, when
+    search: str = ""
+    renaming: str = ""  # the thread whose title is being edited
+    deleting: str = ""  # the thread whose deletion waits for confirmation
+
+    @rx.event(background=True)
+    async def opened(self, is_open: bool) -> None:
+        """The list opened (it shows the owner's threads now) or closed (what was being renamed or deleted is left)."""
+        if is_open:
+            await self._refresh()
+        else:
+            async with self:
+                self.renaming = self.deleting = ""
+
+    @rx.event(background=True)
+    async def refresh(self) -> None:
+        """Show the owner's threads now."""
+        await self._refresh()
+
+    @rx.event(background=True)
+    async def find(self, text: str) -> None:
+        """The person typed in the search box."""
+        async with self:
+            self.search = str(text)[:200]
+        await self._refresh()
+
+    @rx.event(background=True)
+    async def select(self, thread_id: str) -> None:
+        """Open one of the owner's threads in this tab."""
+        async with self:
+            owner = await self._owner()
+        running = drives.running(str(thread_id))  # shown as the running drive has it, if one works on it
+        stored = await load(copilot.store, owner, str(thread_id)) if copilot.store is not None else None
+        if stored is None:
+            return
+        thread, conversation = (running.thread, running.sink.conversation) if running is not None else resumed(stored)
+        async with self:
+            conversation_state = await self.get_state(CopilotState)
+            await conversation_state._switch(thread, conversation, agent_id=stored.summary.agent)
+
+    @rx.event
+    def start_rename(self, thread_id: str) -> None:
+        """The person wants to rename a thread."""
+        self.renaming, self.deleting = str(thread_id), ""
+
+    @rx.event(background=True)
+    async def rename(self, form: dict[str, Any]) -> None:
+        """The new title (empty: back to the first message)."""
+        async with self:
+            owner, thread_id, self.renaming = await self._owner(), str(form.get("thread") or ""), ""
+        await self._store_call("rename", owner, thread_id, str(form.get("title") or "").strip()[:200])
+        await self._refresh()
+
+    @rx.event
+    def ask_delete(self, thread_id: str) -> None:
+        """The person pressed Delete: ask for confirmation."""
+        self.deleting, self.renaming = str(thread_id), ""
+
+    @rx.event
+    def cancel(self) -> None:
+        """No rename, no deletion."""
+        self.deleting = self.renaming = ""
+
+    @rx.event(background=True)
+    async def delete(self, thread_id: str) -> None:
+        """Confirmed: the thread is gone (the tab moves to a new conversation if it showed it)."""
+        async with self:
+            owner, self.deleting = await self._owner(), ""
+        deleted = await self._store_call("delete", owner, str(thread_id))
+        if deleted:
+            async with self:
+                conversation_state = await self.get_state(CopilotState)
+                shown = conversation_state.get_value("_thread")
+                if shown is not None and shown.id == thread_id:
+                    await conversation_state._switch(type(shown)(), None)
+        await self._refresh()
+
+    async def _refresh(self) -> None:
+        """The owner's threads, newest first, matching the search."""
+        async with self:
+            owner, search = await self._owner(), self.search
+        listed = await self._store_call("list", owner, search=search, limit=LISTED)
+        async with self:
+            self.threads = [_row(summary) for summary in listed or []]
+
+    async def _owner(self) -> str:
+        return await (await self.get_state(CopilotState))._owner()
+
+    async def _store_call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        store = copilot.store
+        if store is None:
+            return None
+        try:
+            return await asyncio.to_thread(getattr(store, name), *args, **kwargs)
+        except LookupError:  # not the owner's (or gone): as if it never existed
+            return None
+        except Exception:
+            logger.exception("the conversation store failed to %s", name)
+            return None
+
+
+def _row(summary: Any) -> dict[str, str]:
+    return {"id": summary.id, "title": summary.title, "when": _when(summary.updated_at)}
+
+
+def _when(moment: datetime) -> str:
+    """When a thread last changed, as a person says it."""
+    now = datetime.now(UTC)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    seconds = (now - moment).total_seconds()
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    return moment.strftime("%d %b")
