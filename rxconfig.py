@@ -8,6 +8,8 @@ import reflex as rx
 os.environ.setdefault("REFLEX_USE_NPM", "1")
 
 config = rx.Config(
+    # Several workers share state through Redis when REDIS_URL (or REFLEX_REDIS_URL) is set.
+    redis_url=os.environ.get("REDIS_URL") or None,
     app_name="copilot_ui",
     telemetry_enabled=False,
     plugins=[rx.plugins.RadixThemesPlugin(theme=rx.theme(accent_color="indigo"))],

@@ -7,7 +7,7 @@ from ._awaiting import Awaiting, call_digest
 from ._calls import parse_arguments
 from ._claims import Claim, Claims, ThreadBusy, claims
 from ._context import Session, StateAccess, ToolContext
-from ._decisions import Answer, Approve, Decision, Deny
+from ._decisions import Answer, Approve, Decision, Deny, decision_from_json, decision_json
 from ._events import (
     AgentEventReceived,
     AgentRunFinished,
@@ -91,6 +91,8 @@ __all__ = [
     "UserMessageAdded",
     "call_digest",
     "claims",
+    "decision_from_json",
+    "decision_json",
     "parse_arguments",
     "result_text",
     "tool_from_function",

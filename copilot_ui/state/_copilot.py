@@ -13,7 +13,6 @@ copilot stuck in "running".
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -24,9 +23,11 @@ from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread, pa
 from ..protocol import new_id
 from . import _browser_tools as browser_tools
 from . import _drives as drives
+from . import _remote as remote
 from ._approval import ApprovalState, approval_request, edited_arguments, pending_approval
 from ._declarations import copilot
 from ._driving import work
+from ._handover import handover
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
 from ._saving import load, resumed
@@ -99,7 +100,10 @@ class CopilotState(rx.State):
             drive.sink.queue_user_message(message_id, text)
             return True
 
-        async for event in work(self, send_it, join=join, agent_id=str(form.get("agent") or "")):
+        async def elsewhere(thread: Thread, _conversation: Conversation) -> None:
+            await remote.queue(thread.id, message_id, text)
+
+        async for event in work(self, send_it, join=join, remote_request=elsewhere, agent_id=str(form.get("agent") or "")):
             yield event
 
     @rx.event(background=True)
@@ -146,6 +150,8 @@ class CopilotState(rx.State):
         drive = drives.running(thread.id) if thread is not None else None
         if drive is not None:
             drive.loop.abort()
+        elif thread is not None:
+            await remote.stop(thread.id)
 
     @rx.event
     def pick_agent(self, agent_id: str) -> None:
@@ -255,25 +261,18 @@ class CopilotState(rx.State):
         drive = drives.running(thread.id)
         if drive is not None:  # the running drive holds the newest thread and what it sent
             thread, conversation = drive.thread, drive.sink.conversation
-        scrubber = copilot.scrubber()
-        texts: dict[str, list[Any]] = {}
-        for tid in tids[:200]:
-            if not isinstance(tid, str):
-                continue
-            so_far = drive.sink.text_so_far(tid) if drive is not None else None
-            if so_far is not None:  # being written: exactly what was sent, so that later pieces follow it
-                texts[tid] = [so_far[0], so_far[1]]
-                continue
-            whole = conversation.text_of(tid, thread)
-            if whole is not None:
-                texts[tid] = [conversation.seqs.get(tid, 0), scrubber.scrub(whole)]
-        if texts:
-            yield rx.call_script(f"__cuiS({json.dumps(texts, ensure_ascii=False)})")
+        elif await remote.texts(thread.id, tids):
+            return  # the worker that drives the thread hands them over
+        script = handover(tids, thread, conversation, drive.sink if drive is not None else None, copilot.scrubber())
+        if script:
+            yield rx.call_script(script)
 
     @rx.event(background=True)
     async def browser_result(self, reply: Any) -> None:
         """A browser tool's script answered (its callback)."""
-        browser_tools.deliver(self.router.session.client_token, reply)
+        token = self.router.session.client_token
+        if not browser_tools.deliver(token, reply):
+            await remote.browser_answer(token, reply)
 
     @rx.event
     def load_older(self) -> None:
@@ -342,8 +341,14 @@ class CopilotState(rx.State):
                 return False
             return thread.decide(call_id, decision, str(digest))
 
+        async def elsewhere(thread: Thread, conversation: Conversation) -> None:
+            call_id = conversation.call_of(str(item_id))
+            if call_id is not None:
+                taken = _answered(thread, call_id, decision) if isinstance(decision, Answer) else decision
+                await remote.decide(thread.id, call_id, taken, str(digest))
+
         yield rx.set_focus(COMPOSER_INPUT_ID)  # the decision is made: back to the message box
-        async for event in work(self, resume, record=record):
+        async for event in work(self, resume, record=record, remote_request=elsewhere):
             yield event
 
     async def _show_drive(

@@ -20,6 +20,7 @@ from ag_ui.core import Context
 
 from ..core import ErrorOccurred, RunLoop, Session, Thread
 from . import _drives as drives
+from . import _remote as remote
 from ._declarations import copilot
 from ._live import LiveState
 from ._saving import Keeper
@@ -33,22 +34,34 @@ logger = logging.getLogger("copilot_ui.state")
 Work = Callable[[drives.Drive], Awaitable[Any]]
 Join = Callable[[drives.Drive], bool]
 Record = Callable[[Thread, Conversation, "drives.Drive | None"], bool]
+RemoteRequest = Callable[[Thread, Conversation], Awaitable[Any]]
 FAILED = "Something went wrong in the copilot; the server log has the details."
 
 
 async def work(
-    state: Any, job: Work, *, join: Join | None = None, record: Record | None = None, agent_id: str = ""
+    state: Any,
+    job: Work,
+    *,
+    join: Join | None = None,
+    record: Record | None = None,
+    remote_request: RemoteRequest | None = None,
+    agent_id: str = "",
 ) -> AsyncIterator[Any]:
     """Start the drive of the tab's thread doing `job`, or hand the request to the drive already running.
 
     `join` puts a message on a running drive (False: it is winding down, so wait and start anew);
-    `record` takes a decision (True: a new drive must act on it).
+    `record` takes a decision (True: a new drive must act on it); `remote_request` hands the
+    request to a drive of the thread on another worker.
     """
     drive, refused = None, ""
     for _ in range(20):
         async with state:
             owner = await state._owner()  # (it may await: before the look for a drive and the claim, which must not)
             thread, conversation = state._current()
+            if await remote.driven_elsewhere(thread.id):  # (the tab's state stays locked: no click of its can slip in)
+                if remote_request is not None:
+                    await remote_request(thread, conversation)
+                return
             running = drives.running(thread.id)
             waiting = drives.closing(thread.id)
             if running is not None:
@@ -68,8 +81,10 @@ async def work(
                     note = conversation.add_note("error", refused, None)
                     state._show(conversation.items(thread))
                     refused = f"__cuiS({json.dumps({note.id: [0, refused]})})"
-                else:
+                elif await remote.claim(thread):
                     drive = begin(state, thread, conversation, owner)
+                    if drive is None:
+                        await remote.release(thread.id)
         if waiting is None:
             break
         await waiting  # the drive before writes the thread back first
@@ -161,6 +176,7 @@ async def _drive(state: Any, drive: drives.Drive, job: Work) -> None:
             await _not_running(state)
         finally:
             drives.release(drive)
+            await remote.release(drive.thread.id)
 
 
 async def _not_running(state: Any) -> None:

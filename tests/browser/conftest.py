@@ -104,6 +104,8 @@ class _served:
             "REFLEX_STATES_WORKDIR": str(factory.mktemp(f"{name}-states")),
             "PYTHONUNBUFFERED": "1",
             "COPILOT_EXTRA_MODULES": EXTRAS,
+            "COPILOT_STORE_URL": str(factory.mktemp(f"{name}-store") / "threads.db"),
+            "COPILOT_SECRET": secrets.token_urlsafe(24),
             **env,
         }
         self.command = [

@@ -1,0 +1,120 @@
+"""Several workers: a click handled by one reaches the run of a thread that another worker drives.
+
+With Reflex's Redis state manager (REDIS_URL) an app runs several backend workers, and a person's
+clicks land on whichever holds their tab's connection. Each drive is noted in Redis under its
+thread (`copilot_ui:drive:<thread>` = the worker, kept alive by a heartbeat, gone when the drive
+ends or its worker dies). A Stop, a decision, a queued message or a request for texts that finds
+no local drive looks that note up and is published to the worker named there, which acts on its
+drive as if the click had come to it. Browser tools' answers go to every worker; the one waiting
+takes it. Without Redis there is one worker, and nothing here runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+logger = logging.getLogger("copilot_ui.state")
+
+WORKER = uuid.uuid4().hex[:12]  # this process
+LEASE_MS = 15_000  # a drive's note lives this long unless its worker renews it
+RENEW_EVERY = 5.0
+_DRIVE = "copilot_ui:drive:"
+_INBOX = "copilot_ui:worker:"
+_EVERYONE = "copilot_ui:everyone"
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Cluster:
+    """This worker's part in a group of workers sharing Redis."""
+
+    def __init__(self, redis: Any) -> None:
+        self._redis = redis
+        self._handler: Handler | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._leases: dict[str, asyncio.Task[None]] = {}
+
+    def on_message(self, handler: Handler) -> None:
+        """What to do with a control sent to this worker (or to every worker)."""
+        self._handler = handler
+        if self._listening is None or self._listening.done():
+            self._listening = asyncio.ensure_future(self._listen())
+
+    async def claim(self, thread_id: str) -> bool:
+        """Note that this worker drives the thread (False: another worker does)."""
+        taken = await self._redis.set(_DRIVE + thread_id, WORKER, nx=True, px=LEASE_MS)
+        if taken:
+            self._leases[thread_id] = asyncio.ensure_future(self._renew(thread_id))
+        return bool(taken)
+
+    async def release(self, thread_id: str) -> None:
+        """The drive is over: the note goes (if it is still this worker's)."""
+        lease = self._leases.pop(thread_id, None)
+        if lease is not None:
+            lease.cancel()
+        with contextlib.suppress(Exception):
+            if await self._redis.get(_DRIVE + thread_id) in (WORKER, WORKER.encode()):
+                await self._redis.delete(_DRIVE + thread_id)
+
+    async def driver(self, thread_id: str) -> str | None:
+        """The worker driving this thread now, if any."""
+        value = await self._redis.get(_DRIVE + thread_id)
+        return value.decode() if isinstance(value, bytes) else value
+
+    async def send(self, thread_id: str, control: dict[str, Any]) -> bool:
+        """Hand a control to the worker driving the thread; False when no other worker drives it."""
+        worker = await self.driver(thread_id)
+        if worker is None or worker == WORKER:
+            return False
+        delivered = await self._redis.publish(_INBOX + worker, json.dumps({**control, "thread": thread_id}))
+        return bool(delivered)
+
+    async def tell_everyone(self, control: dict[str, Any]) -> None:
+        """A control for whichever worker can use it (a browser tool's answer)."""
+        await self._redis.publish(_EVERYONE, json.dumps(control))
+
+    async def _renew(self, thread_id: str) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            with contextlib.suppress(Exception):
+                await self._redis.set(_DRIVE + thread_id, WORKER, xx=True, px=LEASE_MS)
+
+    async def _listen(self) -> None:
+        while True:  # a lost connection to Redis is taken up again
+            try:
+                subscription = self._redis.pubsub()
+                await subscription.subscribe(_INBOX + WORKER, _EVERYONE)
+                async for message in subscription.listen():
+                    if message.get("type") != "message" or self._handler is None:
+                        continue
+                    try:
+                        await self._handler(json.loads(message["data"]))
+                    except Exception:
+                        logger.exception("a control from another worker failed")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("listening to the other workers failed; listening again")
+                await asyncio.sleep(1)
+
+
+_CLUSTER: Cluster | None = None
+_CHECKED = False
+
+
+def cluster() -> Cluster | None:
+    """This worker's cluster when the app runs on Redis (None with one worker)."""
+    global _CLUSTER, _CHECKED
+    if not _CHECKED:
+        _CHECKED = True
+        from reflex.utils import prerequisites
+
+        redis = prerequisites.get_redis()
+        _CLUSTER = Cluster(redis) if redis is not None else None
+    return _CLUSTER

@@ -1,0 +1,36 @@
+"""What a tab that lacks texts is given: exactly what was sent of a text being written, the whole of the others.
+
+A tab lacks texts after a reload, a reconnect, or when older items come into view. A text still
+being written is handed over as far as its pieces went (with their count), so that the pieces
+still to come follow it exactly; any other text whole, as the thread has it now, scrubbed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..agents import Scrubber
+from ..core import Thread
+from ._sink import ViewSink
+from ._view import Conversation
+
+MOST_AT_ONCE = 200  # text ids one request may ask for
+
+
+def handover(tids: Any, thread: Thread, conversation: Conversation, sink: ViewSink | None, scrubber: Scrubber) -> str:
+    """The script that hands these texts to the tab ("" when there is nothing to give)."""
+    if not isinstance(tids, list):
+        return ""
+    texts: dict[str, list[Any]] = {}
+    for tid in tids[:MOST_AT_ONCE]:
+        if not isinstance(tid, str):
+            continue
+        so_far = sink.text_so_far(tid) if sink is not None else None
+        if so_far is not None:
+            texts[tid] = [so_far[0], so_far[1]]
+            continue
+        whole = conversation.text_of(tid, thread)
+        if whole is not None:
+            texts[tid] = [conversation.seqs.get(tid, 0), scrubber.scrub(whole)]
+    return f"__cuiS({json.dumps(texts, ensure_ascii=False)})" if texts else ""

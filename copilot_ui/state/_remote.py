@@ -1,0 +1,109 @@
+"""Controls for a drive on another worker (see `_cluster`): sent from the click's worker, acted on by the drive's."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import reflex as rx
+
+from ..core import Decision, Thread, decision_from_json, decision_json
+from . import _browser_tools as browser_tools
+from . import _drives as drives
+from ._cluster import WORKER, cluster
+from ._declarations import copilot
+from ._handover import handover
+
+logger = logging.getLogger("copilot_ui.state")
+
+WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new drive waits for another worker's drive of the thread to end
+
+
+async def driven_elsewhere(thread_id: str) -> bool:
+    """Another worker drives this thread now."""
+    group = _listening()
+    return group is not None and (await group.driver(thread_id)) not in (None, WORKER)
+
+
+async def claim(thread: Thread) -> bool:
+    """Note that this worker drives the thread, once no other worker does (True at once with one worker)."""
+    group = _listening()
+    if group is None:
+        return True
+    deadline = asyncio.get_running_loop().time() + WAIT_FOR_OTHER_WORKER
+    while not await group.claim(thread.id):
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.2)  # another worker's drive is ending (or its worker died: its note expires)
+    return True
+
+
+async def release(thread_id: str) -> None:
+    """This worker's drive of the thread is over."""
+    group = cluster()
+    if group is not None:
+        await group.release(thread_id)
+
+
+async def stop(thread_id: str) -> bool:
+    """Stop the thread's drive on another worker."""
+    return await _send(thread_id, {"kind": "stop"})
+
+
+async def decide(thread_id: str, call_id: str, decision: Decision, digest: str) -> bool:
+    """A person's decision, for the thread's drive on another worker."""
+    return await _send(thread_id, {"kind": "decide", "call": call_id, "decision": decision_json(decision), "digest": digest})
+
+
+async def queue(thread_id: str, message_id: str, text: str) -> bool:
+    """A message the person wrote, for the thread's drive on another worker."""
+    return await _send(thread_id, {"kind": "queue", "id": message_id, "text": text})
+
+
+async def texts(thread_id: str, tids: list[str]) -> bool:
+    """Texts a tab lacks, from the thread's drive on another worker."""
+    return await _send(thread_id, {"kind": "texts", "tids": tids})
+
+
+async def browser_answer(token: str, reply: Any) -> None:
+    """A browser tool's answer that no drive here waits for: to every worker."""
+    group = _listening()
+    if group is not None:
+        await group.tell_everyone({"kind": "browser", "token": token, "reply": reply})
+
+
+async def _send(thread_id: str, control: dict[str, Any]) -> bool:
+    group = _listening()
+    return group is not None and await group.send(thread_id, control)
+
+
+def _listening() -> Any:
+    group = cluster()
+    if group is not None:
+        group.on_message(_act)
+    return group
+
+
+async def _act(control: dict[str, Any]) -> None:
+    """A control from another worker, for a drive of this one."""
+    kind = control.get("kind")
+    if kind == "browser":
+        browser_tools.deliver(str(control.get("token")), control.get("reply"))
+        return
+    drive = drives.running(str(control.get("thread")))
+    if drive is None:
+        return
+    if kind == "stop":
+        drive.loop.abort()
+    elif kind == "decide":
+        decision = decision_from_json(control["decision"])
+        drive.loop.decide(drive.thread, str(control["call"]), decision, str(control["digest"]))
+    elif kind == "queue":
+        message_id, text = str(control["id"]), str(control["text"])
+        if drive.loop.queue(drive.thread, text, message_id=message_id):
+            drive.sink.queue_user_message(message_id, text)
+    elif kind == "texts":
+        script = handover(control.get("tids"), drive.thread, drive.sink.conversation, drive.sink, copilot.scrubber())
+        if script:
+            drive.sink.send_event(rx.call_script(script))
