@@ -31,6 +31,7 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !loop <tool> [ms]            calls <tool> with {"n": <results so far>} on every run (after <ms>), never done
     !fail-after <ms> <message>   RUN_STARTED, then after <ms> a RUN_ERROR with <message>
     !cards <n>                   <n> calls the server answers itself, in one run: a long conversation
+    !flaky <key>                 fails (RUN_ERROR) the first time it sees <key>, then replies "recovered <key>"
     !snapshot-swap <tool> <a> <b>  a call of <tool> with arguments <a> (call id SWAP_CALL_ID); after its
                                  result, a MESSAGES_SNAPSHOT where that call carries <b> and has no result
     anything else                the reply "hostile agent: unknown command"
@@ -250,6 +251,21 @@ async def _fail_after(turn: Turn) -> Stream:
     yield RunErrorEvent(message=message)
 
 
+_FAILED_ONCE: set[str] = set()
+
+
+async def _flaky(turn: Turn) -> Stream:
+    key = turn.argument.strip()
+    yield turn.started()
+    if key not in _FAILED_ONCE:
+        _FAILED_ONCE.add(key)
+        yield RunErrorEvent(message=f"flaky failure {key}")
+        return
+    for event in _text(f"recovered {key}"):
+        yield event
+    yield turn.finished()
+
+
 async def _cards(turn: Turn) -> Stream:
     yield turn.started()
     for number in range(int(turn.argument)):
@@ -391,6 +407,7 @@ COMMANDS: dict[str, Command] = {
     "loop": Command(_loop, _loop),
     "fail-after": Command(_fail_after),
     "cards": Command(_cards),
+    "flaky": Command(_flaky),
     "big": Command(_big),
     "reasoning": Command(_reasoning),
     "tool": Command(_tool),

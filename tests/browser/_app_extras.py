@@ -4,11 +4,37 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import AsyncIterator
+
+from pydantic_ai import Agent as PydanticAgent
+from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import copilot_ui as cui
+from copilot_ui.agents import LocalAgent
 from copilot_ui.copilot_ui import DashboardState
 
 RUNS: Counter[str] = Counter()  # runs by note: a test checks that its own call ran once
+
+
+async def _echo(messages: list[ModelMessage], _info: AgentInfo) -> AsyncIterator[str]:
+    asked = next(
+        (
+            part.content
+            for message in reversed(messages)
+            if isinstance(message, ModelRequest)
+            for part in message.parts
+            if isinstance(part, UserPromptPart)
+        ),
+        "",
+    )
+    yield f"Echo agent here: {asked}"
+
+
+# A second agent, so that the copilot offers a picker.
+cui.copilot.agents.register(
+    LocalAgent(PydanticAgent(FunctionModel(stream_function=_echo)), agent_id="echo", description="Echo agent")
+)
 
 
 @cui.frontend_tool(state=DashboardState)

@@ -76,6 +76,7 @@ def hostile_app(tmp_path_factory: pytest.TempPathFactory, hostile: HostileAgent)
         "COPILOT_AGENT_URL": hostile.url,
         "COPILOT_AGENT_HEADERS": json.dumps({"Authorization": f"Bearer {token}"}),
         "OPENAI_API_KEY": api_key,
+        "COPILOT_DEV_CONSOLE": "1",
     }
     with _served(tmp_path_factory, "hostile-app", ".web-test-hostile", env, (f"Bearer {token}", token, api_key)) as served:
         yield served
