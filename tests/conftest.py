@@ -1,4 +1,5 @@
-"""Shared test set-up. Each ring has its own conftest: core and protocol (no browser), wire (real HTTP), browser."""
+"""Shared test set-up. Each ring has its own conftest: core and protocol (no browser), wire (real HTTP), browser,
+embedding (copilot_ui installed into a new app, as the README says)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from tests.services import postgres_server, postgres_url, redis_url  # noqa: F40
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser ring runs last: the fast rings report first, and need no build."""
+    """The browser ring runs after the fast rings (they report first, and need no build), the embedding ring last."""
     for item in items:
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: "browser" in item.path.parts)
+        if "embedding" in item.path.parts:
+            item.add_marker(pytest.mark.embedding)
+            item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: ("browser" in item.path.parts) + 2 * ("embedding" in item.path.parts))

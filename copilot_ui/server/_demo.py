@@ -64,6 +64,7 @@ def read_turn(messages: list[ModelMessage], info: AgentInfo) -> Turn:
     return Turn(
         prompt=_prompt(asked),
         offered=frozenset(tool.name for tool in info.function_tools),
+        parameters={tool.name: tool.parameters_json_schema for tool in info.function_tools},
         page=_page(now),
         state=state if isinstance(state, dict) else {},
         results=tuple(_results(last, messages)) if last is not None else (),

@@ -4,7 +4,9 @@ its reply once the tools have answered.
 Pure functions from a Turn (what the model was shown: the person's words, the tools it may call, the
 page's context and shared state, the results of its last calls) to a Move (what it streams back: a
 thought, words, tool calls). `_demo.py` reads the Turn from pydantic-ai's messages and streams the Move.
-A tool is called only when it is offered; otherwise the model says so in words.
+A tool is called only when it is offered; otherwise the model says so in words. Any app's own tools
+answer to their names: a message that starts with an offered tool's name calls it (`set_greeting Good
+morning`, or `tool_name {"some": "arguments"}`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ PHRASES = (
     "ask me something",
 )
 """What a person can ask the demo model, one phrase for each thing it shows."""
+
+DASHBOARD_TOOLS = frozenset(
+    {"set_theme", "filter_orders", "show_order", "refund_order", "confirm_plan", "city_sales"}
+    | {"lookup_rate", "copy_to_clipboard", "ask_user", "write_report"}
+)
+"""The tools the phrases call: the demo dashboard's. An app's other tools are called by name."""
 
 LAUNCH_STEPS = ("Pick a date", "Write the announcement", "Prepare the demo", "Brief the sales team", "Publish the launch post")
 PLAN_STEPS = ("Agree on the goal", "Pick a date", "List what is needed", "Share the plan with the team", "Look back on it")
@@ -68,6 +76,7 @@ class Turn:
 
     prompt: str  # the person's last message
     offered: frozenset[str] = frozenset()  # the tools it may call: the page's and the agent's own
+    parameters: dict[str, dict[str, Any]] = field(default_factory=dict)  # each offered tool's JSON schema, by name
     page: dict[str, Any] = field(default_factory=dict)  # the page's context, as sent with this request
     state: dict[str, Any] = field(default_factory=dict)  # the shared state, as it was when the person asked
     results: tuple[ToolResult, ...] = ()  # the answers to its last calls; none when the person spoke last
@@ -119,6 +128,19 @@ def reply_to_results(turn: Turn) -> str:
 
 
 # The requests, in the order they are tried: each returns its move, or None when the words are not its.
+
+
+def _tool_by_name(turn: Turn) -> Move | None:
+    """`<tool> <text>` for a tool with one required string parameter, `<tool> {JSON}` for any: a call of that tool."""
+    match = re.match(r"\s*([\w.-]+)(?:\s+|(?=\{)|$)(.*)", turn.prompt, re.DOTALL)
+    if match is None or match[1] not in turn.offered:
+        return None
+    tool, words = match[1], match[2].strip()
+    schema = turn.parameters.get(tool) or {}
+    arguments = _arguments_in(words, schema)
+    if arguments is None:
+        return Move(text=f"Nothing changed: to call {tool}, write {_how_to_call(tool, schema)}.")
+    return Move(calls=(Call(tool, arguments),))
 
 
 def _theme(turn: Turn) -> Move | None:
@@ -237,6 +259,7 @@ def _figure_question(turn: Turn) -> Move | None:
 
 
 _REQUESTS: tuple[Callable[[Turn], Move | None], ...] = (
+    _tool_by_name,
     _theme,
     _refund,
     _show_order,
@@ -255,13 +278,21 @@ _REQUESTS: tuple[Callable[[Turn], Move | None], ...] = (
 
 def _introduction(turn: Turn) -> Move:
     opening = "Hello!" if re.search(r"\b(hi|hello|hey)\b", turn.prompt, re.IGNORECASE) else "I can't answer that one."
-    phrases = "\n".join(f"- {phrase}" for phrase in PHRASES)
-    text = (
-        f"{opening} I'm the demo copilot, running offline on a built-in model, so my answers are scripted. "
-        f"I can see what the dashboard shows and change it for you. Try one of these:\n\n{phrases}\n\n"
+    own_tools = sorted(turn.offered - DASHBOARD_TOOLS)
+    paragraphs = []
+    if turn.offered & DASHBOARD_TOOLS or not own_tools:
+        phrases = "\n".join(f"- {phrase}" for phrase in PHRASES)
+        paragraphs.append(f"I can see what the dashboard shows and change it for you. Try one of these:\n\n{phrases}")
+    if own_tools:
+        calls = ", ".join(f"`{_how_to_call(tool, turn.parameters.get(tool) or {})}`" for tool in own_tools)
+        paragraphs.append(f"This page's own tools answer to their names: {calls}.")
+    paragraphs.append(
         "Connect a real model or any AG-UI agent server to get real answers: set COPILOT_MODEL to a "
         "pydantic-ai model name such as `openai:gpt-4o-mini` (with that provider's API key), or "
         "COPILOT_AGENT_URL to the address of your AG-UI server."
+    )
+    text = f"{opening} I'm the demo copilot, running offline on a built-in model, so my answers are scripted. " + "\n\n".join(
+        paragraphs
     )
     return Move(text=text, thought="These words are not one of the requests I know, so I say what I can do.")
 
@@ -456,6 +487,42 @@ def _best_city_sentence(sales: dict[str, Any]) -> str | None:
 
 def _ranked(sales: dict[str, Any]) -> list[tuple[str, Any]]:
     return sorted(sales.items(), key=lambda item: -_amount(str(item[1])))
+
+
+# Calling a tool by its name
+
+
+def _arguments_in(words: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The arguments the words give: a JSON object as written, the text for a tool's one required string
+    parameter, or none at all for a tool that requires none. None when the words do not say."""
+    if words.startswith("{"):
+        try:
+            written = json.loads(words)
+        except ValueError:
+            written = None
+        if isinstance(written, dict):
+            return written
+    if (text_parameter := _text_parameter(schema)) is not None:
+        return {text_parameter: words} if words else None
+    return {} if not words and not schema.get("required") else None
+
+
+def _text_parameter(schema: dict[str, Any]) -> str | None:
+    """The tool's one required parameter, when there is exactly one and it is a string."""
+    required = list(schema.get("required") or [])
+    if len(required) != 1:
+        return None
+    return required[0] if (schema.get("properties") or {}).get(required[0], {}).get("type") == "string" else None
+
+
+def _how_to_call(tool: str, schema: dict[str, Any]) -> str:
+    """How a person writes a call of this tool, e.g. `set_greeting <text>` or `move_to {"x": …, "y": …}`."""
+    if (text_parameter := _text_parameter(schema)) is not None:
+        return f"{tool} <{text_parameter}>"
+    names = list(schema.get("required") or []) or list(schema.get("properties") or {})
+    if not names:
+        return tool
+    return f"{tool} {{{', '.join(f'{json.dumps(name)}: …' for name in names)}}}"
 
 
 # Small helpers
