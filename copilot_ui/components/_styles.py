@@ -106,6 +106,9 @@ SIDEBAR_CSS = (
 .cui-composer { display: flex; gap: 0.5rem; align-items: flex-end; padding: 0.75rem 1rem;
   border-top: 1px solid var(--gray-a4); }
 .cui-composer > button { min-width: 5.5rem; justify-content: center; }
+body:has(a[aria-label="Built with Reflex"]) .cui-sidebar .cui-composer { padding-bottom: 3.5rem; }
+body:has(a[aria-label="Built with Reflex"]) :is(.cui-dock-open, .cui-popup-launcher) { bottom: 4rem; }
+body:has(a[aria-label="Built with Reflex"]) .cui-popup-panel { bottom: 8rem; }
 .cui-input { flex: 1; resize: none; font: inherit; padding: 0.5rem 0.65rem; border-radius: 0.5rem;
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); min-height: 2.5rem; }
 .cui-input:focus { outline: 2px solid var(--accent-8); outline-offset: 0; }

@@ -193,7 +193,7 @@ def test_the_picker_switches_agents_and_the_other_agent_answers(page: Page):
 def test_the_dev_console_shows_the_events_of_a_run(tabs: Tabs, hostile_app: ServedApp):
     page = tabs.open(hostile_app.url)
     page.goto("/")
-    ask(page, "!backend lookup {\"q\": \"dev\"} found it")
+    ask(page, '!backend lookup {"q": "dev"} found it')
     idle(page)
     console = page.locator(".cui-dev")
     console.locator("summary").click()

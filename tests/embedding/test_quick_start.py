@@ -129,11 +129,6 @@ def test_what_the_readme_says_to_try_changes_the_page_and_the_copilot_says_so(
     expect(copilot).to_contain_text(re.compile(rf"Done: .*{re.escape(text)}"), timeout=TURN_TIMEOUT)
 
 
-@pytest.mark.xfail(
-    reason="copilot_ui/components: .cui-page (sidebar with children) has no CSS yet, so the copilot sits below the "
-    "page's content; and the 'Built with Reflex' badge of a production build covers the sidebar's Send button",
-    strict=False,
-)
 def test_the_copilot_docks_at_the_right_of_the_page_with_send_in_reach(quick_app: QuickApp, tabs: Tabs):
     page = tabs.open(quick_app.url)
     page.goto("/")
