@@ -34,7 +34,7 @@ def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: boo
         composer(agent),
         approval_dialog(),
         class_name="cui-panel",
-        on_mount=CopilotState.open,
+        on_mount=CopilotState.open(agent),
     )
 
 

@@ -9,7 +9,7 @@ const MIN_WIDTH = 280;
 const MAX_WIDTH = 760;
 
 const useNarrow = () => {
-  const [narrow, setNarrow] = useState(() => typeof window !== "undefined" && window.matchMedia(NARROW).matches);
+  const [narrow, setNarrow] = useState(false); // as the page was rendered ahead of time; the effect tells the truth
   useEffect(() => {
     const query = window.matchMedia(NARROW);
     const change = () => setNarrow(query.matches);

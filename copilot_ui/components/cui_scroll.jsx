@@ -31,7 +31,9 @@ export function CuiScroll({ target, hasOlder = false, onOlder }) {
     const follow = new MutationObserver((changes) => {
       const last = [...element.querySelectorAll("[data-kind], [data-tool]")].at(-1);
       // The person just sent a message when it is the newest item (not an older one loaded above).
-      const sent = last?.matches('[data-kind="user"]') && changes.some((change) => [...change.addedNodes].includes(last));
+      const sent =
+        last?.matches('[data-kind="user"]') &&
+        changes.some((change) => [...change.addedNodes].some((node) => node === last || node.contains?.(last)));
       if (sent || state.current.atEnd) toEnd(); // the person's own message always brings them to the end
       if (!sent) state.current.asked = false;
     });

@@ -60,15 +60,20 @@ class CopilotState(rx.State):
     _thread: Thread | None = None
     _conversation: Conversation | None = None
     _agent_id: str = ""
+    _page_agent: str = "default"  # the agent the page's copilot names (a new conversation's, unless picked)
     _older_from: int = -1  # index of the first item in `older` (-1: none loaded)
 
     # Opening
 
     @rx.event(background=True)
-    async def open(self) -> None:
+    async def open(self, page_agent: str = "default") -> None:
         """The copilot is on the page: show the tab's conversation (after a restart, from the store)."""
         async with self:
             owner = await self._owner()
+            if page_agent in copilot.agent_ids():  # what a new conversation talks to
+                self._page_agent = page_agent
+                if not self._agent_id:
+                    self.agent, self.demo = page_agent, copilot.is_demo(page_agent)
             if self.get_value("_thread") is not None or not self.thread_id or copilot.store is None:
                 return
             wanted = self.thread_id
@@ -305,7 +310,7 @@ class CopilotState(rx.State):
         thread, conversation = self.get_value("_thread"), self.get_value("_conversation")
         if thread is None or conversation is None:
             thread = Thread()
-            conversation = self._take(thread, None)
+            conversation = self._take(thread, None, agent_id=self._agent_id)  # an agent picked before the first message
         return thread, conversation
 
     async def _switch(self, thread: Thread, conversation: Conversation | None, agent_id: str = "") -> None:
@@ -318,7 +323,8 @@ class CopilotState(rx.State):
         """Show this conversation in the tab (a new one when `conversation` is None)."""
         conversation = conversation or Conversation.of(thread.id)
         self._thread, self._conversation, self._agent_id = thread, conversation, agent_id
-        self.thread_id, self.agent, self.demo, self.suggestions = thread.id, agent_id, copilot.is_demo(agent_id or "default"), []
+        shown = agent_id or self._page_agent
+        self.thread_id, self.agent, self.demo, self.suggestions = thread.id, shown, copilot.is_demo(shown), []
         self.items, self.older, self.has_older, self._older_from = [], [], False, -1
         self._show(conversation.items(thread))
         return conversation

@@ -213,7 +213,7 @@ class Tabs:
         self.allowed: list[Callable[[str], bool]] = []  # errors a test expects (e.g. a blocked request)
 
     def open(self, base_url: str, **options: object) -> Page:
-        context = self._browser.new_context(viewport={"width": 1400, "height": 900}, base_url=base_url, **options)
+        context = self._browser.new_context(**{"viewport": {"width": 1400, "height": 900}, **options}, base_url=base_url)
         self.contexts.append(context)
         return self.tab(context)
 
