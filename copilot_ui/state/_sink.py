@@ -311,8 +311,12 @@ class ViewSink:
             self._append(self.dev_tid, f"{time.monotonic() - self._started:8.3f}s  {line}\n")
 
     def _dev_event(self, event: Any) -> None:
+        delta = getattr(event, "delta", None)
+        if isinstance(delta, str):  # a piece of a text: its length (a piece of a secret is no longer one to scrub)
+            self._dev(f"{event.type.value} ({len(delta)} characters)")
+            return
         body = event.model_dump_json(by_alias=True, exclude_none=True, exclude={"type", "timestamp", "raw_event"})
-        self._dev(f"{event.type.value} {_clipped(body, DEV_EVENT_CHARS)}")
+        self._dev(f"{event.type.value} {_clipped(self._scrubber.scrub(body), DEV_EVENT_CHARS)}")  # scrubbed, then cut
 
     def _dev_input(self, run_input: Any) -> None:
         sent = {
@@ -323,7 +327,8 @@ class ViewSink:
             "context": [item.model_dump(by_alias=True) for item in run_input.context],
             "state": run_input.state,
         }
-        self._dev("RunAgentInput " + _clipped(json.dumps(sent, ensure_ascii=False, default=str, indent=1), DEV_INPUT_CHARS))
+        shown = self._scrubber.scrub(json.dumps(sent, ensure_ascii=False, default=str, indent=1))
+        self._dev("RunAgentInput " + _clipped(shown, DEV_INPUT_CHARS))
 
     # Buffers
 
