@@ -34,30 +34,32 @@ class ServedApp:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = WORK / f"reflex-{self.port}.log"
-        self._states = tempfile.mkdtemp(prefix="cui-bench-states-")
-        bin_dir = Path(sys.executable).parent
-        self._env = {
-            **{key: value for key, value in os.environ.items() if not key.startswith("COPILOT_")},
-            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-            "REFLEX_USE_NPM": "1",
-            "REFLEX_WEB_WORKDIR": str(WEB_DIR.relative_to(ROOT)),
-            "REFLEX_STATES_WORKDIR": self._states,
-            "PYTHONUNBUFFERED": "1",
-            **({"COPILOT_AGENT_URL": agent_url} if agent_url else {}),
-        }
-        self._command = [
-            shutil.which("reflex", path=str(bin_dir)) or "reflex",
-            *("run", "--env", "prod", "--frontend-port", str(self.port), "--backend-port", str(self.port)),
-        ]
+        self._agent_url = agent_url
+        self._states: str | None = None
         self._process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> ServedApp:
         WORK.mkdir(parents=True, exist_ok=True)
-        with self.log.open("w") as log:
-            self._process = subprocess.Popen(
-                self._command, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
         try:
+            self._states = tempfile.mkdtemp(prefix="cui-bench-states-")
+            bin_dir = Path(sys.executable).parent
+            env = {
+                **{key: value for key, value in os.environ.items() if not key.startswith("COPILOT_")},
+                "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+                "REFLEX_USE_NPM": "1",
+                "REFLEX_WEB_WORKDIR": str(WEB_DIR.relative_to(ROOT)),
+                "REFLEX_STATES_WORKDIR": self._states,
+                "PYTHONUNBUFFERED": "1",
+                **({"COPILOT_AGENT_URL": self._agent_url} if self._agent_url else {}),
+            }
+            command = [
+                shutil.which("reflex", path=str(bin_dir)) or "reflex",
+                *("run", "--env", "prod", "--frontend-port", str(self.port), "--backend-port", str(self.port)),
+            ]
+            with self.log.open("w") as log:
+                self._process = subprocess.Popen(
+                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
             self._wait_until_served()
         except BaseException:
             self.stop()
@@ -72,7 +74,9 @@ class ServedApp:
         if self._process is not None:
             stop_group(self._process)
             self._process = None
-        shutil.rmtree(self._states, ignore_errors=True)
+        if self._states is not None:
+            shutil.rmtree(self._states, ignore_errors=True)
+            self._states = None
 
     def _wait_until_served(self) -> None:
         assert self._process is not None

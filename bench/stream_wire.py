@@ -210,9 +210,7 @@ def stop_to_halt(tab: Tab, ms: float) -> float:
     tab.quiet()
     tab.page.evaluate(HALT_OBSERVER)
     tab.send(f"!tokens {ms} {TOKENS}")
-    tab.page.wait_for_function(
-        f"(window.__halt.length || 0) >= {STOP_AFTER}", polling=10, timeout=TURN_TIMEOUT * 1000
-    )
+    tab.page.wait_for_function(f"(window.__halt.length || 0) >= {STOP_AFTER}", polling=10, timeout=TURN_TIMEOUT * 1000)
     tab.page.evaluate(CLICK_STOP)
     tab.idle()
     tab.page.locator('[data-kind="notice"]', has_text="Stopped.").last.wait_for(timeout=TURN_TIMEOUT * 1000)
