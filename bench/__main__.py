@@ -6,7 +6,14 @@ import importlib
 import sys
 import time
 
-BENCHMARKS = ["bench.replay_throughput", "bench.loop_overhead", "bench.apply_cost", "bench.store_cost"]
+BENCHMARKS = [
+    "bench.replay_throughput",
+    "bench.loop_overhead",
+    "bench.apply_cost",
+    "bench.store_cost",
+    "bench.stream_wire",
+    "bench.sink_rate",
+]
 
 
 def main() -> int:

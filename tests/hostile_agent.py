@@ -34,6 +34,12 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !flaky <key>                 fails (RUN_ERROR) the first time it sees <key>, then replies "recovered <key>"
     !snapshot-swap <tool> <a> <b>  a call of <tool> with arguments <a> (call id SWAP_CALL_ID); after its
                                  result, a MESSAGES_SNAPSHOT where that call carries <b> and has no result
+    !tokens <ms> <n>             the first <n> tokens of a fixed Markdown reply (`reply_tokens`: 2,000 tokens
+                                 make ~10 KB), one token per event, token i leaving <ms>·i ms after the first
+                                 (<ms> may be a fraction: 1.2 is ~830 tokens a second)
+    !history <n>                 a MESSAGES_SNAPSHOT adding <n> messages (`history_messages`: alternately
+                                 assistant and user, ~200 characters each) after the conversation so far,
+                                 then the reply "added <n> messages": a long conversation in one turn
     anything else                the reply "hostile agent: unknown command"
 
 After a tool result (the last message is a tool message) every command but !snapshot-swap quotes
@@ -78,6 +84,7 @@ from ag_ui.core import (
     ToolCallResultEvent,
     ToolCallStartEvent,
     ToolMessage,
+    UserMessage,
 )
 from ag_ui.encoder import EventEncoder
 from pydantic import ValidationError
@@ -230,6 +237,72 @@ async def _paced(turn: Turn, text: str, size: int, seconds: float) -> Stream:
         yield event
         if isinstance(event, TextMessageContentEvent):
             await asyncio.sleep(seconds)
+    yield turn.finished()
+
+
+async def _tokens(turn: Turn) -> Stream:
+    delay, _, count = turn.argument.strip().partition(" ")
+    seconds, tokens = float(delay) / 1000, reply_tokens(int(count))
+    message_id = _new_id("msg-")
+    yield turn.started()
+    yield TextMessageStartEvent(message_id=message_id, role="assistant")
+    started = asyncio.get_running_loop().time()
+    for number, token in enumerate(tokens):
+        if number:  # on a schedule, not after a sleep each: the rate stays what was asked whatever sleep overshoots
+            await asyncio.sleep(max(0.0, started + number * seconds - asyncio.get_running_loop().time()))
+        yield TextMessageContentEvent(message_id=message_id, delta=token)
+    yield TextMessageEndEvent(message_id=message_id)
+    yield turn.finished()
+
+
+def reply_tokens(count: int = 2000) -> list[str]:
+    """The tokens of !tokens: a deterministic Markdown reply (headings, lists, bold, é/ï/🚀), ~5 characters a token.
+
+    Whole sections come first; plain words fill up to `count`, so that any count ends in plain text.
+    """
+    tokens: list[str] = []
+    section = 0
+    while len(tokens) < count - 80:  # a section is at most ~70 tokens
+        section += 1
+        tokens += _section_tokens(section)
+    word = 0
+    while len(tokens) < count:
+        tokens.append(("" if tokens and tokens[-1].endswith("\n") else " ") + _WORDS[word % len(_WORDS)])
+        word += 1
+    return tokens[:count]
+
+
+_WORDS = ["streams", "café", "tokens", "naïve", "wires", "🚀", "frames", "pieces", "replies", "über", "flushes", "pages"]
+
+
+def _section_tokens(number: int) -> list[str]:
+    def words(start: int, many: int) -> list[str]:
+        return [" " + _WORDS[(start + step * 7) % len(_WORDS)] for step in range(many)]
+
+    heading = ["## ", "Section", f" {number}", ":", *words(number, 2), "\n\n"]
+    paragraph = ["The", *words(number + 1, 12), " **", "bold", " part", "**", *words(number + 3, 14), ".\n\n"]
+    items = [token for item in range(4) for token in ("- ", "item", f" {item + 1}", *words(number + item, 3), "\n")]
+    return [*heading, *paragraph, *items, "\n"]
+
+
+def history_messages(count: int) -> list[Message]:
+    """The messages !history adds: alternately assistant and user, ~200 characters each, ids hist-0, hist-1, …"""
+    messages: list[Message] = []
+    for number in range(count):
+        text = (f"Prior message {number}: " + "the conversation goes on, one sentence after another. " * 4)[:200]
+        if number % 2:
+            messages.append(UserMessage(id=f"hist-{number}", content=text))
+        else:
+            messages.append(AssistantMessage(id=f"hist-{number}", content=text))
+    return messages
+
+
+async def _history(turn: Turn) -> Stream:
+    count = int(turn.argument.strip())
+    yield turn.started()
+    yield MessagesSnapshotEvent(messages=[*turn.run_input.messages, *history_messages(count)])
+    for event in _text(f"added {count} messages"):
+        yield event
     yield turn.finished()
 
 
@@ -418,6 +491,8 @@ COMMANDS: dict[str, Command] = {
     "badframe": Command(_badframe),
     "hang": Command(_hang),
     "snapshot-swap": Command(_snapshot_swap, _snapshot_swap_after_result),
+    "tokens": Command(_tokens),
+    "history": Command(_history),
 }
 
 

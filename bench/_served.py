@@ -1,0 +1,159 @@
+"""Servers for the browser benchmarks: the app in production mode, the hostile agent, both stopped whatever happens.
+
+The app is served as the browser tests serve it (tests/browser/conftest.py): `reflex run --env prod`
+on one port, in a build folder of its own under bench/.work (the first build installs the npm
+packages; later ones reuse them). Each server runs in a process group of its own, so that stopping
+it stops its workers too. Use them as context managers.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / "bench" / ".work"
+WEB_DIR = WORK / "web"  # one build folder: the servings run one after another, never at once
+BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm packages
+AGENT_TIMEOUT = 20  # seconds for the hostile agent to answer
+
+
+class ServedApp:
+    """The demo app in production mode on a free port: on the demo model, or on the agent at `agent_url`."""
+
+    def __init__(self, agent_url: str | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = WORK / f"reflex-{self.port}.log"
+        self._agent_url = agent_url
+        self._states: str | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> ServedApp:
+        WORK.mkdir(parents=True, exist_ok=True)
+        try:
+            self._states = tempfile.mkdtemp(prefix="cui-bench-states-")
+            bin_dir = Path(sys.executable).parent
+            env = {
+                **{key: value for key, value in os.environ.items() if not key.startswith("COPILOT_")},
+                "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+                "REFLEX_USE_NPM": "1",
+                "REFLEX_WEB_WORKDIR": str(WEB_DIR.relative_to(ROOT)),
+                "REFLEX_STATES_WORKDIR": self._states,
+                "PYTHONUNBUFFERED": "1",
+                **({"COPILOT_AGENT_URL": self._agent_url} if self._agent_url else {}),
+            }
+            command = [
+                shutil.which("reflex", path=str(bin_dir)) or "reflex",
+                *("run", "--env", "prod", "--frontend-port", str(self.port), "--backend-port", str(self.port)),
+            ]
+            with self.log.open("w") as log:
+                self._process = subprocess.Popen(
+                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            self._wait_until_served()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the app and its workers, and remove its session states."""
+        if self._process is not None:
+            stop_group(self._process)
+            self._process = None
+        if self._states is not None:
+            shutil.rmtree(self._states, ignore_errors=True)
+            self._states = None
+
+    def _wait_until_served(self) -> None:
+        assert self._process is not None
+        deadline = time.monotonic() + BUILD_TIMEOUT
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"the app exited while building (code {self._process.returncode}); see {self.log}")
+            if answers(f"{self.url}/ping") and answers(self.url):
+                return
+            time.sleep(0.5)
+        raise RuntimeError(f"the app did not answer within {BUILD_TIMEOUT} s; see {self.log}")
+
+
+class HostileAgentProcess:
+    """tests/hostile_agent.py in a process of its own (so that its pacing does not share this process's GIL)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> HostileAgentProcess:
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "tests.hostile_agent", "--port", str(self.port)],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + AGENT_TIMEOUT
+        while not port_open(self.port):
+            if self._process.poll() is not None or time.monotonic() > deadline:
+                self.__exit__(None, None, None)
+                raise RuntimeError("the hostile agent did not start")
+            time.sleep(0.1)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        if self._process is not None:
+            stop_group(self._process)
+            self._process = None
+
+
+def stop_group(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process started in a session of its own, and everything it started (SIGINT, then harder)."""
+    for sig, wait in ((signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        if process.poll() is not None:
+            break
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # a worker left behind must not keep the port
+    except ProcessLookupError:
+        pass
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status == 200
+    except OSError:
+        return False
