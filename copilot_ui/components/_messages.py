@@ -47,16 +47,19 @@ def conversation(suggestions: Sequence[str] = ()) -> rx.Component:
 
 
 def chat_item(item: rx.Var) -> rx.Component:
-    """One item, by its kind."""
-    return rx.match(
-        item["k"],
-        ("u", _user(item)),
-        ("a", _reply(item)),
-        ("r", _reasoning(item)),
-        ("t", tool_card(item)),
-        ("e", _error(item)),
-        ("n", _notice(item)),
-        rx.fragment(),
+    """One item, by its kind (keyed by its id: when the window moves, the items that stay are kept, not rebuilt)."""
+    return rx.fragment(
+        rx.match(
+            item["k"],
+            ("u", _user(item)),
+            ("a", _reply(item)),
+            ("r", _reasoning(item)),
+            ("t", tool_card(item)),
+            ("e", _error(item)),
+            ("n", _notice(item)),
+            rx.fragment(),
+        ),
+        key=item["id"],
     )
 
 

@@ -8,7 +8,7 @@ const NEAR_TOP = 40;
 
 export function CuiScroll({ target, hasOlder = false, onOlder }) {
   const [atEnd, setAtEnd] = useState(true);
-  const state = useRef({ atEnd: true, hasOlder, asked: false, onOlder });
+  const state = useRef({ atEnd: true, hasOlder, asked: false, onOlder, top: 0 });
   state.current.hasOlder = hasOlder;
   state.current.onOlder = onOlder;
   if (!hasOlder) state.current.asked = false;
@@ -23,7 +23,9 @@ export function CuiScroll({ target, hasOlder = false, onOlder }) {
         state.current.atEnd = near;
         setAtEnd(near);
       }
-      if (element.scrollTop < NEAR_TOP && state.current.hasOlder && !state.current.asked && state.current.onOlder) {
+      const up = element.scrollTop < state.current.top; // the person scrolls up (following the end only goes down)
+      state.current.top = element.scrollTop;
+      if (up && element.scrollTop < NEAR_TOP && state.current.hasOlder && !state.current.asked && state.current.onOlder) {
         state.current.asked = true; // once until the older items arrive
         state.current.onOlder();
       }

@@ -44,7 +44,8 @@ class ApprovalState(rx.State):
     def _open_on(self, request: dict[str, Any] | None) -> None:
         """Show this request (None: nothing waits, the dialog closes)."""
         if request is None:
-            self.open = False
+            if self.open:
+                self.open = False
             return
         if request["item"] != self.item or request["digest"] != self.digest:
             self.item, self.digest, self.tool = request["item"], request["digest"], request["tool"]

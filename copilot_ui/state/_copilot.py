@@ -95,6 +95,8 @@ class CopilotState(rx.State):
         if not text:
             return
         message_id = new_id("user-")
+        async with self:
+            self._older_from = -1  # sending brings the person to the end: the older items they read above are let go
 
         async def send_it(drive: drives.Drive) -> Any:
             return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim)

@@ -111,6 +111,8 @@ class ViewSink:
         self._urgent = True
         self._last_start = 0.0
         self._flushing = asyncio.Lock()
+        self._nudge = asyncio.Event()
+        self._pending_chars = 0  # characters of text waiting for the next flush
         self._timer: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._agent_since: float | None = None  # when the agent last said anything, while its run is open
@@ -340,6 +342,7 @@ class ViewSink:
         piece = stream.scrubber.feed(delta)
         if piece:
             stream.pending.append(piece)
+            self._pending_chars += len(piece)
 
     def _end_stream(self, tid: str) -> None:
         stream = self._streams.get(tid)
@@ -347,6 +350,7 @@ class ViewSink:
             rest = stream.scrubber.end()
             if rest:
                 stream.pending.append(rest)
+                self._pending_chars += len(rest)
             stream.ended = True
 
     def _whole(self, tid: str, text: str) -> None:
@@ -427,6 +431,8 @@ class ViewSink:
     def _schedule(self) -> None:
         if self._timer is None:
             self._timer = asyncio.ensure_future(self._flush_loop())
+        elif self._urgent or self._items_dirty or self._status_dirty or self._pending_text() >= TEXT_BATCH:
+            self._nudge.set()
 
     async def _flush_loop(self) -> None:
         try:
@@ -443,11 +449,14 @@ class ViewSink:
                 wait = max(wait, self._last_start + TEXT_WAIT - now)  # text alone: fill the frame a little more
             if wait <= 0:
                 break
-            await asyncio.sleep(wait)
+            self._nudge.clear()  # news that cannot wait (or a full frame of text) ends the wait early
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._nudge.wait()
         await self.flush()
 
     def _pending_text(self) -> int:
-        return sum(len(piece) for stream in self._streams.values() for piece in stream.pending)
+        return self._pending_chars
 
     def _has_news(self) -> bool:
         return (
@@ -480,6 +489,7 @@ class ViewSink:
 
     def _take_script(self) -> str:
         calls = []
+        self._pending_chars = 0
         for tid, stream in list(self._streams.items()):
             if stream.pending:
                 piece = "".join(stream.pending)

@@ -54,10 +54,17 @@ class ServedApp:
 
 
 @pytest.fixture(scope="session")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The demo app on the built-in demo model, served in production mode on a free port for the whole session."""
-    with _served(tmp_path_factory, "app", ".web-test", {}) as served:
-        yield served.url
+def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_served]:
+    """The demo app on the built-in demo model, served in production mode on a free port (a test may restart it)."""
+    server = _served(tmp_path_factory, "app", ".web-test", {})
+    with server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def app_url(demo_server: _served) -> str:
+    """Where the demo app on the demo model is served."""
+    return demo_server.served.url
 
 
 @pytest.fixture(scope="session")
@@ -115,7 +122,7 @@ class _served:
         ]
 
     def __enter__(self) -> ServedApp:
-        with self.log.open("w") as log:
+        with self.log.open("a") as log:
             self.server = subprocess.Popen(
                 self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
@@ -128,6 +135,11 @@ class _served:
 
     def __exit__(self, *exc_info: object) -> None:
         _stop(self.server)
+
+    def restart(self, first: signal.Signals = signal.SIGTERM) -> None:
+        """Stop the server (gracefully with SIGTERM, abruptly with SIGKILL) and serve the app again on the same port."""
+        _stop(self.server, first)
+        self.__enter__()
 
 
 def _wait_until_served(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
@@ -145,8 +157,9 @@ def _wait_until_served(url: str, server: subprocess.Popen[bytes], log_path: Path
     pytest.fail(f"the app did not answer within {BUILD_TIMEOUT} s:\n{_tail(log_path)}")
 
 
-def _stop(server: subprocess.Popen[bytes]) -> None:
-    for sig, wait in ((signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+def _stop(server: subprocess.Popen[bytes], first: signal.Signals = signal.SIGINT) -> None:
+    steps = [(signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 5)]
+    for sig, wait in steps[[sig for sig, _ in steps].index(first) :]:
         if server.poll() is not None:
             break
         try:

@@ -1,0 +1,142 @@
+"""Conversations that last: listed and resumed, kept through reloads and restarts, and owned.
+
+The store is on by default (a SQLite file here); each browser context is an owner of its own
+(a signed cookie). A restart of the server empties Reflex's state; the conversation comes back
+from the store.
+"""
+
+from __future__ import annotations
+
+import signal
+
+from playwright.sync_api import Page, expect
+
+from ._crafted import COPILOT_STATE, CraftedEvents
+from ._person import ask, card, copilot, dialog, idle, order_status, replies
+from .conftest import Tabs
+
+THREADS_STATE = "reflex___state____state.copilot_ui___state____threads____threads_state"
+
+
+def conversations(page: Page):
+    """Open the list of conversations; the list."""
+    page.get_by_role("button", name="Conversations").click()
+    return page.get_by_role("list", name="Conversations")
+
+
+def thread_id(page: Page) -> str:
+    return page.evaluate("sessionStorage.getItem('cui_thread')") or ""
+
+
+def test_the_list_keeps_old_conversations_and_switches_between_them(page: Page):
+    page.goto("/")
+    ask(page, "what is our revenue this month?")
+    idle(page)
+    page.get_by_role("button", name="New conversation").first.click()
+    expect(page.locator('[data-kind="user"]')).to_have_count(0)
+    ask(page, "show orders from Paris")
+    idle(page)
+
+    listed = conversations(page)
+    expect(listed.get_by_role("button")).to_contain_text(["show orders from Paris", "what is our revenue this month?"])
+    listed.get_by_role("button", name="what is our revenue this month?").click()
+    expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).")
+    page.reload()  # the open conversation comes back
+    expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).")
+
+
+def test_a_conversation_is_renamed_found_and_deleted_after_confirmation(page: Page):
+    page.goto("/")
+    ask(page, "hello")
+    idle(page)
+    listed = conversations(page)
+    listed.get_by_role("button", name="Rename hello").click()
+    title = listed.get_by_role("textbox", name="New title")
+    title.fill("Greetings")
+    title.press("Enter")
+    expect(listed.get_by_role("button", name="Greetings")).to_be_visible()
+
+    page.get_by_role("searchbox", name="Search conversations").fill("greet")
+    expect(listed.get_by_role("button", name="Greetings")).to_be_visible()
+    page.get_by_role("searchbox", name="Search conversations").fill("nothing like it")
+    expect(listed.get_by_role("button", name="Greetings")).to_have_count(0)
+    page.get_by_role("searchbox", name="Search conversations").fill("")
+
+    listed.get_by_role("button", name="Delete Greetings").click()
+    confirm = listed.get_by_role("alert")
+    expect(confirm).to_contain_text("Delete “Greetings”?")
+    confirm.get_by_role("button", name="Delete").click()
+    expect(listed.get_by_role("button", name="Greetings")).to_have_count(0)
+    expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)  # the tab moved to a new conversation
+
+
+def server_is_down(tabs: Tabs) -> None:
+    """While the server restarts, the page's attempts to reconnect fail, as they should."""
+    tabs.allowed.append(lambda text: "ERR_CONNECTION_REFUSED" in text or "ERR_CONNECTION_RESET" in text)
+
+
+def test_a_waiting_approval_comes_back_after_a_graceful_restart_and_continues(page: Page, tabs: Tabs, demo_server):
+    server_is_down(tabs)
+    _waiting_approval_survives(page, demo_server, signal.SIGTERM, "#1041")
+
+
+def test_a_waiting_approval_comes_back_after_the_server_is_killed_and_continues(page: Page, tabs: Tabs, demo_server):
+    server_is_down(tabs)
+    _waiting_approval_survives(page, demo_server, signal.SIGKILL, "#1040")
+
+
+def _waiting_approval_survives(page: Page, demo_server, stop: signal.Signals, order: str) -> None:
+    page.goto("/")
+    ask(page, f"refund order {order.lstrip('#')}")
+    expect(dialog(page)).to_be_visible(timeout=20_000)
+    demo_server.restart(stop)
+
+    page.reload()
+    refund = card(page, "refund_order")
+    expect(refund).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
+    expect(page.locator('[data-kind="user"]')).to_have_text(f"refund order {order.lstrip('#')}")
+    dialog(page).get_by_role("button", name="Approve").click()
+    expect(order_status(page, order)).to_have_text("Refunded", timeout=20_000)
+    expect(replies(page).last).to_contain_text(f"Done: Refunded order {order}", timeout=20_000)
+
+
+def test_a_reply_cut_off_by_a_crash_shows_as_interrupted_and_retry_finishes_it(page: Page, tabs: Tabs, demo_server):
+    server_is_down(tabs)
+    page.goto("/")
+    ask(page, "hello")
+    expect(page.locator('[data-kind="live"]')).to_contain_text("demo copilot", timeout=20_000)
+    demo_server.restart(signal.SIGKILL)
+
+    page.reload()
+    interrupted = copilot(page).locator('[data-kind="error"]')
+    expect(interrupted).to_contain_text("Interrupted", timeout=20_000)
+    interrupted.get_by_role("button", name="Retry").click()
+    expect(replies(page).last).to_contain_text("Connect a real model or any AG-UI agent server", timeout=30_000)
+    expect(page.locator('[data-kind="user"]')).to_have_text("hello")
+
+
+def test_another_owner_cannot_list_open_change_or_delete_a_conversation(tabs: Tabs, app_url: str):
+    alice = tabs.open(app_url)
+    alice.goto("/")
+    ask(alice, "what is our revenue this month?")
+    idle(alice)
+    secret_thread = thread_id(alice)
+    assert secret_thread
+
+    mallory = tabs.open(app_url)  # another browser: another owner
+    crafted = CraftedEvents(mallory)
+    mallory.goto("/")
+    mallory.wait_for_timeout(500)
+    expect(conversations(mallory).get_by_role("button", name="what is our revenue this month?")).to_have_count(0)
+    mallory.keyboard.press("Escape")
+    crafted.send("select", {"thread_id": secret_thread}, state=THREADS_STATE)
+    crafted.send("rename", {"form": {"thread": secret_thread, "title": "mine now"}}, state=THREADS_STATE)
+    crafted.send("delete", {"thread_id": secret_thread}, state=THREADS_STATE)
+    crafted.send("setvar", {"var_name": "thread_id", "value": secret_thread}, state=COPILOT_STATE)
+    crafted.send("open", {"page_agent": "default"}, state=COPILOT_STATE)
+    mallory.wait_for_timeout(1500)
+    expect(copilot(mallory)).not_to_contain_text("revenue")
+
+    alice.reload()
+    expect(replies(alice).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).")
+    expect(conversations(alice).get_by_role("button", name="what is our revenue this month?")).to_be_visible()
