@@ -16,6 +16,7 @@ from ._approval import approval_dialog
 from ._composer import composer
 from ._layout import layout_command
 from ._messages import conversation
+from ._scroll import CuiResume
 from ._text import text
 from ._threads_menu import threads_menu
 
@@ -28,6 +29,9 @@ DEMO_HINT = (
 def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: bool = False) -> rx.Component:
     """The copilot for the agent with this id (the page's choice; a picker offers the others when there are several)."""
     return rx.el.div(
+        CuiResume.create(
+            thread_id=CopilotState.thread_id, empty=CopilotState.items.length() == 0, on_resume=CopilotState.open(agent)
+        ),
         _header(title, closable),
         conversation(suggestions),
         rx.cond(LiveState.dev != "", _dev_console()) if copilot.dev_console else rx.fragment(),

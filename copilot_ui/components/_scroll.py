@@ -16,3 +16,14 @@ class CuiScroll(rx.Component):
     target: rx.Var[str]
     has_older: rx.Var[bool]
     on_older: rx.EventHandler[rx.event.no_args_event_spec]
+
+
+class CuiResume(rx.Component):
+    """Asks again for the tab's conversation when it has one but shows none (its session was renewed)."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiResume"
+
+    thread_id: rx.Var[str]
+    empty: rx.Var[bool]
+    on_resume: rx.EventHandler[rx.event.no_args_event_spec]

@@ -60,3 +60,16 @@ export function CuiScroll({ target, hasOlder = false, onOlder }) {
     </button>
   );
 }
+
+// A tab whose conversation is not shown although it has one (its session was renewed after a reconnect,
+// or the server restarted without a reload) asks for it again, once per conversation.
+export function CuiResume({ threadId = "", empty = false, onResume }) {
+  const asked = useRef("");
+  useEffect(() => {
+    if (threadId && empty && asked.current !== threadId && onResume) {
+      asked.current = threadId;
+      onResume();
+    }
+  }, [threadId, empty, onResume]);
+  return null;
+}

@@ -15,20 +15,32 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 logger = logging.getLogger("copilot_ui.state")
 
-WORKER = uuid.uuid4().hex[:12]  # this process
 LEASE_MS = 15_000  # a drive's note lives this long unless its worker renews it
 RENEW_EVERY = 5.0
 _DRIVE = "copilot_ui:drive:"
 _INBOX = "copilot_ui:worker:"
 _EVERYONE = "copilot_ui:everyone"
+CROSSED = "copilot_ui:crossed"  # a Redis hash: controls handed to another worker, by kind
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def worker() -> str:
+    """This worker's id: made in the worker itself (workers are forked from a process that imported this module)."""
+    global _WORKER
+    if _WORKER is None or _WORKER[0] != os.getpid():
+        _WORKER = (os.getpid(), uuid.uuid4().hex[:12])
+    return _WORKER[1]
+
+
+_WORKER: tuple[int, str] | None = None
 
 
 class Cluster:
@@ -48,7 +60,7 @@ class Cluster:
 
     async def claim(self, thread_id: str) -> bool:
         """Note that this worker drives the thread (False: another worker does)."""
-        taken = await self._redis.set(_DRIVE + thread_id, WORKER, nx=True, px=LEASE_MS)
+        taken = await self._redis.set(_DRIVE + thread_id, worker(), nx=True, px=LEASE_MS)
         if taken:
             self._leases[thread_id] = asyncio.ensure_future(self._renew(thread_id))
         return bool(taken)
@@ -59,7 +71,7 @@ class Cluster:
         if lease is not None:
             lease.cancel()
         with contextlib.suppress(Exception):
-            if await self._redis.get(_DRIVE + thread_id) in (WORKER, WORKER.encode()):
+            if await self._redis.get(_DRIVE + thread_id) in (worker(), worker().encode()):
                 await self._redis.delete(_DRIVE + thread_id)
 
     async def driver(self, thread_id: str) -> str | None:
@@ -69,10 +81,13 @@ class Cluster:
 
     async def send(self, thread_id: str, control: dict[str, Any]) -> bool:
         """Hand a control to the worker driving the thread; False when no other worker drives it."""
-        worker = await self.driver(thread_id)
-        if worker is None or worker == WORKER:
+        driving = await self.driver(thread_id)
+        if driving is None or driving == worker():
             return False
-        delivered = await self._redis.publish(_INBOX + worker, json.dumps({**control, "thread": thread_id}))
+        delivered = await self._redis.publish(_INBOX + driving, json.dumps({**control, "thread": thread_id}))
+        if delivered:  # how many controls crossed workers, by kind: for the people who run the app
+            with contextlib.suppress(Exception):
+                await self._redis.hincrby(CROSSED, str(control.get("kind")), 1)
         return bool(delivered)
 
     async def tell_everyone(self, control: dict[str, Any]) -> None:
@@ -83,13 +98,13 @@ class Cluster:
         while True:
             await asyncio.sleep(RENEW_EVERY)
             with contextlib.suppress(Exception):
-                await self._redis.set(_DRIVE + thread_id, WORKER, xx=True, px=LEASE_MS)
+                await self._redis.set(_DRIVE + thread_id, worker(), xx=True, px=LEASE_MS)
 
     async def _listen(self) -> None:
         while True:  # a lost connection to Redis is taken up again
             try:
                 subscription = self._redis.pubsub()
-                await subscription.subscribe(_INBOX + WORKER, _EVERYONE)
+                await subscription.subscribe(_INBOX + worker(), _EVERYONE)
                 async for message in subscription.listen():
                     if message.get("type") != "message" or self._handler is None:
                         continue

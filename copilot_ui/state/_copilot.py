@@ -307,6 +307,14 @@ class CopilotState(rx.State):
             self.owner_token = signed_owner(owner)
         return owner
 
+    async def _current_or_stored(self, owner: str) -> tuple[Thread, Conversation]:
+        """The tab's thread; if the tab lost its state (a new session after a reconnect), its thread from the store."""
+        if self.get_value("_thread") is None and self.thread_id and copilot.store is not None:
+            stored = await load(copilot.store, owner, self.thread_id)
+            if stored is not None:
+                await self._switch(*resumed(stored), agent_id=stored.summary.agent)
+        return self._current()
+
     def _current(self) -> tuple[Thread, Conversation]:
         """The tab's thread and its view (made on first use), as plain objects: a drive uses them outside the lock."""
         thread, conversation = self.get_value("_thread"), self.get_value("_conversation")
@@ -316,8 +324,11 @@ class CopilotState(rx.State):
         return thread, conversation
 
     async def _switch(self, thread: Thread, conversation: Conversation | None, agent_id: str = "") -> None:
-        """Show this conversation in the tab, and whether a run is working on it."""
-        self._take(thread, conversation, agent_id)
+        """Show this conversation in the tab, whether a run is working on it, and what waits for approval in it."""
+        conversation = self._take(thread, conversation, agent_id)
+        approval = await self.get_state(ApprovalState)
+        approval._dismissed.clear()
+        self._offer_approval(thread, conversation, conversation.items(thread), approval)
         live = await self.get_state(LiveState)
         live.running, live.status = drives.running(thread.id) is not None, ""
 

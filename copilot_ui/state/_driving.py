@@ -57,7 +57,7 @@ async def work(
     for _ in range(20):
         async with state:
             owner = await state._owner()  # (it may await: before the look for a drive and the claim, which must not)
-            thread, conversation = state._current()
+            thread, conversation = await state._current_or_stored(owner)
             if await remote.driven_elsewhere(thread.id):  # (the tab's state stays locked: no click of its can slip in)
                 if remote_request is not None:
                     await remote_request(thread, conversation)
@@ -149,8 +149,9 @@ async def run(state: Any, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
     try:
         async for event in drive.sink.outbox():
             yield event
+        await task  # what the drive does after its last event for the browser: keeping the thread
     finally:
-        if not task.done():
+        if not task.done():  # the event itself was cancelled (the server stops): so is the drive
             task.cancel()
 
 

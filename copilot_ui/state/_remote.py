@@ -11,7 +11,7 @@ import reflex as rx
 from ..core import Decision, Thread, decision_from_json, decision_json
 from . import _browser_tools as browser_tools
 from . import _drives as drives
-from ._cluster import WORKER, cluster
+from ._cluster import cluster, worker
 from ._declarations import copilot
 from ._handover import handover
 
@@ -23,7 +23,7 @@ WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new drive waits for another worker's d
 async def driven_elsewhere(thread_id: str) -> bool:
     """Another worker drives this thread now."""
     group = _listening()
-    return group is not None and (await group.driver(thread_id)) not in (None, WORKER)
+    return group is not None and (await group.driver(thread_id)) not in (None, worker())
 
 
 async def claim(thread: Thread) -> bool:

@@ -52,14 +52,15 @@ async def slow_state_tool(state: DashboardState, seconds: float, note: str = "")
 
 
 @cui.frontend_tool(approval="always")
-async def slow_approval(note: str) -> str:
-    """Something that needs the person's approval, and takes a second once approved.
+async def slow_approval(note: str, seconds: float = 1.0) -> str:
+    """Something that needs the person's approval, and takes a while once approved.
 
     Args:
         note: A label for the run.
+        seconds: How long it takes.
     """
     RUNS[note] += 1
-    await asyncio.sleep(1)
+    await asyncio.sleep(seconds)
     return f"{note} ran {RUNS[note]} time(s)"
 
 

@@ -89,6 +89,23 @@ def hostile_app(tmp_path_factory: pytest.TempPathFactory, hostile: HostileAgent)
         yield served
 
 
+@pytest.fixture(scope="session")
+def cluster_app(
+    tmp_path_factory: pytest.TempPathFactory, hostile: HostileAgent, redis_url: str, postgres_server: object
+) -> Iterator[ServedApp]:
+    """The demo app on two backend workers sharing Redis (state, and the copilot's controls), its conversations in
+    PostgreSQL, its agent the hostile server."""
+    database = postgres_server.create_database()  # type: ignore[attr-defined]
+    env = {
+        "COPILOT_AGENT_URL": hostile.url,
+        "REDIS_URL": redis_url,
+        "GRANIAN_WORKERS": "2",
+        "COPILOT_STORE_URL": postgres_server.url(database),  # type: ignore[attr-defined]
+    }
+    with _served(tmp_path_factory, "cluster-app", ".web-test-cluster", env) as served:
+        yield served
+
+
 class _served:
     """Build and serve the app (a context manager): its URL, build folder and log."""
 
@@ -114,6 +131,7 @@ class _served:
             "COPILOT_EXTRA_MODULES": EXTRAS,
             "COPILOT_STORE_URL": str(factory.mktemp(f"{name}-store") / "threads.db"),
             "COPILOT_SECRET": secrets.token_urlsafe(24),
+            "REDIS_URL": "",
             **env,
         }
         self.command = [

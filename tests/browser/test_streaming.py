@@ -48,17 +48,17 @@ def test_a_reload_while_the_reply_streams_shows_all_of_it(hostile_page: Page):
 
 
 def test_a_dropped_connection_mid_stream_loses_nothing(hostile_page: Page):
-    sockets: list[WebSocketRoute] = []
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
 
     def route(socket: WebSocketRoute) -> None:
-        socket.connect_to_server()
-        sockets.append(socket)
+        sockets.append((socket, socket.connect_to_server()))
 
     hostile_page.route_web_socket(re.compile(r".*/_event/.*"), route)
     hostile_page.goto("/")
     ask(hostile_page, f"!pieces 15 2 {EMOJI}")
     expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("Launch", timeout=20_000)
-    sockets[-1].close()  # the connection drops; the page reconnects by itself
+    for end in reversed(sockets[-1]):  # the connection drops, at both ends; the page reconnects by itself
+        end.close()
     idle(hostile_page, timeout=60_000)
     assert len(sockets) >= 2, "the page did not reconnect"
     assert final_text(hostile_page) == EMOJI

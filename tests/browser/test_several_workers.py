@@ -1,0 +1,114 @@
+"""Several workers on Redis: a click handled by either worker reaches the run wherever it lives.
+
+The app runs two backend workers sharing Reflex's Redis state manager, its conversations in
+PostgreSQL (both started by the tests). Each tab drops its connection between steps, so that its
+next click lands on whichever worker takes the new connection; the controls that reach a drive on
+the other worker go through Redis, and Redis counts them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+
+import redis
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from tests.hostile_agent import HostileAgent
+
+from ._person import TURN_TIMEOUT, ask, card, dialog, idle, replies
+from .conftest import ServedApp, Tabs
+
+SESSIONS = 10
+
+
+class Reconnecting:
+    """A tab whose connection the test can drop: the page reconnects, maybe to the other worker."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+        page.route_web_socket(re.compile(r".*/_event/.*"), self._route)
+
+    def _route(self, socket: WebSocketRoute) -> None:
+        self.sockets.append((socket, socket.connect_to_server()))
+
+    def drop(self) -> None:
+        """Drop the connection and wait for the page to make a new one (with the same tab token).
+
+        The server's end goes first: a worker that has not yet seen the old connection close takes
+        the new one for a duplicate tab and gives it a new token (Reflex's rule, not the copilot's).
+        """
+        before = len(self.sockets)
+        page_side, server_side = self.sockets[-1]
+        token = self.page.evaluate("sessionStorage.getItem('token')")
+        server_side.close()
+        self.page.wait_for_timeout(500)
+        page_side.close()
+        for _ in range(100):
+            if len(self.sockets) > before:
+                break
+            self.page.wait_for_timeout(100)
+        assert len(self.sockets) > before, "the page did not reconnect"
+        self.page.wait_for_timeout(300)  # its state hydrated again
+        assert self.page.evaluate("sessionStorage.getItem('token')") == token, "the tab came back as another session"
+
+
+def crossed(redis_url: str) -> dict[str, int]:
+    """Controls handed from one worker to the other, by kind."""
+    counts = redis.Redis.from_url(redis_url).hgetall("copilot_ui:crossed")
+    return {kind.decode(): int(count) for kind, count in counts.items()}
+
+
+def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker(
+    tabs: Tabs, cluster_app: ServedApp, redis_url: str, hostile: HostileAgent
+):
+    tabs.allowed.append(lambda text: "WebSocket" in text)  # the connections the test drops
+    run = secrets.token_hex(3)
+    sessions = []
+    for number in range(SESSIONS):
+        page = tabs.open(cluster_app.url)
+        sessions.append((f"s{number}-{run}", Reconnecting(page)))
+        page.goto("/")
+    for note, session in sessions:
+        ask(session.page, "!tool slow_approval " + json.dumps({"note": note, "seconds": 6}))
+    for note, session in sessions:
+        expect(dialog(session.page)).to_contain_text(note, timeout=TURN_TIMEOUT)
+        session.drop()  # the approval's click may land on the other worker
+
+    for _, session in sessions:
+        expect(dialog(session.page)).to_be_visible(timeout=TURN_TIMEOUT)
+        dialog(session.page).get_by_role("button", name="Approve").click()
+    before = crossed(redis_url).get("queue", 0)
+    for note, session in sessions:  # while the approved tool runs (6 s), the person writes from a new connection
+        session.drop()
+        ask(session.page, f"!reply after {note}")
+
+    for note, session in sessions:
+        page = session.page
+        expect(card(page, "slow_approval").get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)", timeout=60_000)
+        expect(replies(page).last).to_have_text(f"after {note}", timeout=30_000)
+        idle(page)
+        shown = page.get_by_role("log", name="Conversation").inner_text()
+        others = [other for other, _ in sessions if other != note and other in shown]
+        assert not others, f"{note}'s conversation shows {others}"
+    assert crossed(redis_url).get("queue", 0) > before, "no message went to a run on the other worker"
+
+
+def test_stop_reaches_a_run_on_the_other_worker(tabs: Tabs, cluster_app: ServedApp, redis_url: str):
+    tabs.allowed.append(lambda text: "WebSocket" in text)
+    before = crossed(redis_url).get("stop", 0)
+    for attempt in range(6):  # each time the new connection lands on either worker: the other one, sooner or later
+        page = tabs.open(cluster_app.url)
+        session = Reconnecting(page)
+        page.goto("/")
+        ask(page, '!tool slow_state_tool {"seconds": 8, "note": "stop-' + str(attempt) + '"}')
+        slow = card(page, "slow_state_tool")
+        expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
+        session.drop()
+        page.locator(".cui-composer").get_by_role("button", name="Stop").click()
+        expect(slow).to_have_attribute("data-status", "aborted", timeout=5_000)
+        if crossed(redis_url).get("stop", 0) > before:
+            return
+    raise AssertionError("no Stop was handled by the other worker in six tries")
