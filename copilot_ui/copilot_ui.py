@@ -135,10 +135,15 @@ def order_card(call: cui.ToolCallView) -> rx.Component:
             rx.icon("package", size=16, aria_hidden="true"),
             rx.text("Order ", rx.text.strong(order["order_id"].to(str)), size="2"),
             rx.spacer(),
-            rx.badge(rx.cond(call.is_done, "Found", "Looking…"), variant="soft"),
+            rx.badge(rx.cond(call.is_done, "Found", "Looking…"), variant="soft", high_contrast=True),
             align="center",
         ),
-        rx.cond(call.result != "", rx.el.pre(call.result, class_name="cui-tool-pre"), rx.text("…", color_scheme="gray")),
+        rx.cond(
+            call.result != "",
+            # it scrolls when long: focusable, so the keyboard can scroll it
+            rx.el.pre(call.result, class_name="cui-tool-pre", tab_index=0, role="group", aria_label="Order details"),
+            rx.text("…", color_scheme="gray"),
+        ),
         role="region",
         aria_label="Order " + order["order_id"].to(str),
         size="1",
@@ -314,7 +319,7 @@ def _orders() -> rx.Component:
             rx.cond(
                 DashboardState.city != "",
                 rx.hstack(
-                    rx.badge("From ", DashboardState.city, variant="soft"),
+                    rx.badge("From ", DashboardState.city, variant="soft", high_contrast=True),
                     rx.button("Show all", size="1", variant="ghost", on_click=DashboardState.show_all_orders),
                     align="center",
                 ),

@@ -47,8 +47,14 @@ def _header(title: str, closable: bool) -> rx.Component:
         rx.hstack(
             rx.icon("sparkles", size=16, aria_hidden="true"),
             rx.heading(title, size="3", as_="h2"),
-            rx.cond(CopilotState.demo, rx.badge("Demo model", variant="soft", color_scheme="amber", title=DEMO_HINT)),
-            rx.cond(has_connection_errors, rx.badge("Reconnecting…", variant="soft", color_scheme="red", role="status")),
+            rx.cond(
+                CopilotState.demo,
+                rx.badge("Demo model", variant="soft", color_scheme="amber", high_contrast=True, title=DEMO_HINT),
+            ),
+            rx.cond(
+                has_connection_errors,
+                rx.badge("Reconnecting…", variant="soft", color_scheme="red", high_contrast=True, role="status"),
+            ),
             align="center",
             spacing="2",
             class_name="cui-title",

@@ -16,32 +16,34 @@ SIDEBAR_CSS = (
 .cui-resize { width: 6px; margin-left: -3px; cursor: col-resize; flex-shrink: 0; position: relative; z-index: 1; }
 .cui-resize:hover, .cui-resize:focus-visible { background: var(--accent-a6); outline: none; }
 .cui-dock-open { position: fixed; right: 1rem; bottom: 1rem; z-index: 40; display: inline-flex; gap: 0.4rem;
-  align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem; border-radius: 999px; border: none;
+  align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem;
+  border-radius: var(--radius-full, 999px); border: none;
   background: var(--accent-9); color: var(--accent-contrast); box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
 .cui-dock-open:focus-visible, .cui-popup-launcher:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 2px; }
 .cui-popup-launcher { position: fixed; right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem;
-  border-radius: 999px; border: none; background: var(--accent-9); color: var(--accent-contrast); font-size: 1.4rem;
+  border-radius: var(--radius-full, 999px); border: none; background: var(--accent-9); color: var(--accent-contrast);
+  font-size: 1.4rem;
   box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
 .cui-popup-panel { position: fixed; right: 1.25rem; bottom: 5.25rem; z-index: 40; width: min(26rem, calc(100vw - 2.5rem));
-  height: min(40rem, calc(100dvh - 7rem)); display: flex; border-radius: 0.9rem; overflow: hidden;
+  height: min(40rem, calc(100dvh - 7rem)); display: flex; border-radius: var(--radius-6); overflow: hidden;
   border: 1px solid var(--gray-a5); background: var(--color-panel-solid); box-shadow: 0 12px 40px var(--black-a6); }
 .cui-popup-panel[hidden] { display: none; }
 @media (max-width: 640px) { .cui-popup-panel { inset: 0; width: 100vw; height: 100dvh; border-radius: 0; } }
-.cui-chat { display: flex; height: 100%; min-height: 20rem; border: 1px solid var(--gray-a5); border-radius: 0.75rem;
+.cui-chat { display: flex; height: 100%; min-height: 20rem; border: 1px solid var(--gray-a5); border-radius: var(--radius-5);
   overflow: hidden; background: var(--color-panel-solid); }
 .cui-panel { display: flex; flex-direction: column; flex: 1; min-width: 0; min-height: 0; height: 100%; }
 .cui-header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem;
   padding: 0.6rem 0.75rem 0.6rem 1rem; border-bottom: 1px solid var(--gray-a4); }
 .cui-title { min-width: 0; }
 .cui-title h2 { white-space: nowrap; }
-.cui-picker { font: inherit; font-size: 0.8rem; padding: 0.2rem 0.4rem; border-radius: 0.4rem;
+.cui-picker { font: inherit; font-size: 0.8rem; padding: 0.2rem 0.4rem; border-radius: var(--radius-3);
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); max-width: 9rem; }
 .cui-threads-menu { width: 20rem; max-width: calc(100vw - 2rem); display: flex; flex-direction: column; gap: 0.5rem; }
 .cui-threads-top { display: flex; gap: 0.5rem; align-items: center; }
 .cui-threads-top .cui-input { min-height: 2rem; padding: 0.3rem 0.5rem; }
 .cui-threads { list-style: none; margin: 0; padding: 0; max-height: 20rem; overflow-y: auto; display: flex;
   flex-direction: column; gap: 0.15rem; }
-.cui-thread { display: flex; align-items: center; gap: 0.25rem; border-radius: 0.4rem; padding: 0.1rem 0.2rem; }
+.cui-thread { display: flex; align-items: center; gap: 0.25rem; border-radius: var(--radius-3); padding: 0.1rem 0.2rem; }
 .cui-thread-current { background: var(--accent-a3); }
 .cui-thread-open { flex: 1; min-width: 0; display: flex; flex-direction: column; align-items: flex-start; text-align: left;
   background: none; border: none; font: inherit; color: var(--gray-12); cursor: pointer; padding: 0.3rem; }
@@ -52,16 +54,15 @@ SIDEBAR_CSS = (
 .cui-threads-empty { padding: 0.5rem; }
 .cui-turn { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
 .cui-turn-user { align-items: flex-end; }
-.cui-actions, .cui-reply-actions { display: flex; gap: 0.25rem; opacity: 0.7; }
-.cui-turn:hover .cui-actions, .cui-turn:focus-within .cui-actions { opacity: 1; }
+.cui-actions, .cui-reply-actions { display: flex; gap: 0.25rem; }
 .cui-action { font: inherit; font-size: 0.72rem; color: var(--gray-11); background: none; border: none; cursor: pointer;
-  padding: 0.1rem 0.3rem; border-radius: 0.3rem; }
+  padding: 0.1rem 0.3rem; border-radius: var(--radius-2); }
 .cui-action:hover, .cui-action:focus-visible { background: var(--gray-a3); color: var(--gray-12); }
 .cui-action-primary { color: var(--accent-11); }
 .cui-edit { display: flex; flex-direction: column; gap: 0.3rem; width: 85%; }
 .cui-edit-buttons { display: flex; justify-content: flex-end; gap: 0.3rem; }
 .cui-chips { display: flex; flex-wrap: wrap; gap: 0.4rem; justify-content: center; margin-top: 0.75rem; }
-.cui-chip { font: inherit; font-size: 0.8rem; padding: 0.3rem 0.7rem; border-radius: 999px; cursor: pointer;
+.cui-chip { font: inherit; font-size: 0.8rem; padding: 0.3rem 0.7rem; border-radius: var(--radius-full, 999px); cursor: pointer;
   border: 1px solid var(--accent-a7); background: var(--accent-a2); color: var(--accent-11); }
 .cui-chip:hover, .cui-chip:focus-visible { background: var(--accent-a4); }
 .cui-dev { border-top: 1px solid var(--gray-a4); font-size: 0.75rem; max-height: 40%; display: flex; flex-direction: column; }
@@ -74,20 +75,22 @@ SIDEBAR_CSS = (
 .cui-sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .cui-user { max-width: 85%; background: var(--accent-9); color: var(--accent-contrast);
-  padding: 0.5rem 0.75rem; border-radius: 0.9rem 0.9rem 0.2rem 0.9rem; overflow-wrap: anywhere; }
-.cui-user[data-queued="true"] { opacity: 0.7; }
-.cui-queued { display: block; font-size: 0.7rem; opacity: 0.85; text-align: right; }
+  padding: 0.5rem 0.75rem; border-radius: var(--radius-6) var(--radius-6) var(--radius-1) var(--radius-6);
+  overflow-wrap: anywhere; }
+.cui-user[data-queued="true"] { background: var(--accent-3); color: var(--accent-12); outline: 1px dashed var(--accent-8); }
+.cui-queued { display: block; font-size: 0.7rem; text-align: right; }
 .cui-reply { align-self: flex-start; max-width: 100%; min-width: 0; color: var(--gray-12); line-height: 1.5;
   overflow-wrap: anywhere; }
 .cui-plain { white-space: pre-wrap; overflow-wrap: anywhere; }
 .cui-cut { display: flex; gap: 0.5rem; align-items: center; font-size: 0.75rem; color: var(--gray-11);
   margin-top: 0.25rem; }
 .cui-show-all { font: inherit; color: var(--accent-11); background: none; border: 1px solid var(--accent-a7);
-  border-radius: 0.4rem; padding: 0.1rem 0.5rem; cursor: pointer; }
+  border-radius: var(--radius-3); padding: 0.1rem 0.5rem; cursor: pointer; }
 .cui-status { padding-left: 0.1rem; }
 .cui-notice { font-size: 0.8rem; color: var(--gray-11); }
 .cui-jump { position: sticky; bottom: 0.25rem; order: 10000; align-self: center; font: inherit; font-size: 0.8rem;
-  padding: 0.3rem 0.8rem; border-radius: 999px; border: 1px solid var(--gray-a6); background: var(--color-panel-solid);
+  padding: 0.3rem 0.8rem; border-radius: var(--radius-full, 999px); border: 1px solid var(--gray-a6);
+  background: var(--color-panel-solid);
   color: var(--gray-12); box-shadow: 0 2px 8px var(--black-a4); cursor: pointer; z-index: 1; }
 .cui-older { align-self: center; font-size: 0.8rem; color: var(--accent-11); background: none; border: none;
   cursor: pointer; padding: 0.25rem; }
@@ -95,10 +98,10 @@ SIDEBAR_CSS = (
 .cui-reasoning { font-size: 0.85rem; color: var(--gray-11); }
 .cui-reasoning > summary { cursor: pointer; }
 .cui-reasoning-text { border-left: 2px solid var(--gray-a5); padding-left: 0.6rem; margin-top: 0.3rem; }
-.cui-tool-card { border: 1px solid var(--gray-a5); border-radius: 0.6rem; padding: 0.5rem 0.65rem;
+.cui-tool-card { border: 1px solid var(--gray-a5); border-radius: var(--radius-4); padding: 0.5rem 0.65rem;
   background: var(--gray-a2); display: flex; flex-direction: column; gap: 0.35rem; font-size: 0.85rem; min-width: 0; }
 .cui-tool-card details > summary { cursor: pointer; font-size: 0.75rem; color: var(--gray-11); }
-.cui-tool-pre { margin: 0; padding: 0.35rem 0.5rem; background: var(--gray-a3); border-radius: 0.4rem;
+.cui-tool-pre { margin: 0; padding: 0.35rem 0.5rem; background: var(--gray-a3); border-radius: var(--radius-3);
   font-family: var(--code-font-family, monospace); font-size: 0.78rem; max-height: 12rem; overflow: auto; }
 .cui-question { font-weight: 500; }
 .cui-answer { display: flex; flex-direction: column; gap: 0.4rem; }
@@ -109,12 +112,12 @@ SIDEBAR_CSS = (
 body:has(a[aria-label="Built with Reflex"]) .cui-sidebar .cui-composer { padding-bottom: 3.5rem; }
 body:has(a[aria-label="Built with Reflex"]) :is(.cui-dock-open, .cui-popup-launcher) { bottom: 4rem; }
 body:has(a[aria-label="Built with Reflex"]) .cui-popup-panel { bottom: 8rem; }
-.cui-input { flex: 1; resize: none; font: inherit; padding: 0.5rem 0.65rem; border-radius: 0.5rem;
+.cui-input { flex: 1; resize: none; font: inherit; padding: 0.5rem 0.65rem; border-radius: var(--radius-4);
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); min-height: 2.5rem; }
 .cui-input:focus { outline: 2px solid var(--accent-8); outline-offset: 0; }
 .cui-approval-sentence { font-weight: 500; color: var(--gray-12); }
 .cui-approval-form, .cui-deny-form { display: flex; flex-direction: column; gap: 0.6rem; margin-top: 0.8rem; }
-.cui-approval-fields { border: 1px solid var(--gray-a5); border-radius: 0.5rem; padding: 0.5rem 0.7rem;
+.cui-approval-fields { border: 1px solid var(--gray-a5); border-radius: var(--radius-4); padding: 0.5rem 0.7rem;
   display: flex; flex-direction: column; gap: 0.5rem; margin: 0; }
 .cui-approval-fields legend { font-size: 0.75rem; color: var(--gray-11); padding: 0 0.25rem; }
 .cui-approval-field { display: flex; flex-direction: column; gap: 0.2rem; }
@@ -140,11 +143,11 @@ body:has(a[aria-label="Built with Reflex"]) .cui-popup-panel { bottom: 8rem; }
 .cui-md blockquote { border-left: 3px solid var(--gray-a6); padding-left: 0.7rem; color: var(--gray-11); margin: 0; }
 .cui-md hr { border: none; border-top: 1px solid var(--gray-a5); }
 .cui-md code { font-family: var(--code-font-family, monospace); font-size: 0.85em; background: var(--gray-a3);
-  border-radius: 0.25rem; padding: 0.05rem 0.25rem; }
+  border-radius: var(--radius-1); padding: 0.05rem 0.25rem; }
 .cui-md pre { margin: 0; overflow-x: auto; }
 .cui-md pre code { background: none; padding: 0; display: block; white-space: pre; }
-.cui-md img { max-width: 100%; height: auto; border-radius: 0.4rem; }
-.cui-md [data-streamdown="code-block"] { border: 1px solid var(--gray-a5); border-radius: 0.5rem; overflow: hidden;
+.cui-md img { max-width: 100%; height: auto; border-radius: var(--radius-3); }
+.cui-md [data-streamdown="code-block"] { border: 1px solid var(--gray-a5); border-radius: var(--radius-4); overflow: hidden;
   background: var(--gray-a2); margin-top: 0.5rem; }
 .cui-md [data-streamdown="code-block-header"] { display: flex; justify-content: space-between; align-items: center;
   font-size: 0.72rem; color: var(--gray-11); padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--gray-a4); }

@@ -36,6 +36,8 @@ _STATUS_COLORS = {
     "skipped": "gray",
     "dropped": "gray",
 }
+# Arguments and results scroll past a few lines: focusable, so a keyboard can scroll them too.
+_SCROLLABLE: dict[str, Any] = {"tab_index": 0, "role": "group"}
 _FINISHED = ("complete", "error", "denied", "aborted", "dropped")
 
 
@@ -69,14 +71,20 @@ def default_card(item: rx.Var) -> rx.Component:
             rx.icon("wrench", size=14, aria_hidden="true"),
             rx.code(item["n"], variant="ghost"),
             rx.spacer(),
-            rx.badge(status_label(status), color_scheme=_color(status), variant="soft", class_name="cui-tool-status"),
+            rx.badge(
+                status_label(status),
+                color_scheme=_color(status),
+                variant="soft",
+                high_contrast=True,
+                class_name="cui-tool-status",
+            ),
             align="center",
             width="100%",
         ),
         rx.cond(item["p"], rx.text(item["p"], size="1", color_scheme="gray", class_name="cui-tool-progress")),
         rx.el.details(
             rx.el.summary("Arguments"),
-            text(item["id"].to(str) + ".a", markdown=False, class_name="cui-tool-pre", aria_label="Arguments"),
+            text(item["id"].to(str) + ".a", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Arguments"),
             open=True,
             class_name="cui-tool-arguments",
         ),
@@ -85,7 +93,7 @@ def default_card(item: rx.Var) -> rx.Component:
             rx.text("Not run: you wrote a new message instead", size="1", color_scheme="gray"),
             rx.cond(
                 _finished(status),
-                text(item["id"].to(str) + ".r", markdown=False, class_name="cui-tool-pre", aria_label="Result"),
+                text(item["id"].to(str) + ".r", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Result"),
             ),
         ),
         rx.cond(status == "awaiting_approval", _approval(item)),

@@ -9,7 +9,7 @@
 // as text), links only http(s) and mailto (opened in a new tab, without opener or referrer),
 // images only from this origin or hosts the app allows (others become links), and a text longer
 // than `limit` is shown cut with a "Show all" control, so no reply, however long, blocks the page.
-import React, { memo, useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import React, { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Streamdown, defaultRehypePlugins, defaultRemarkPlugins } from "streamdown";
 
 const texts = new Map(); // tid -> {seq, text}
@@ -95,8 +95,10 @@ export function CuiText({ tid, markdown = true, live = false, limit = 20000, ima
   const shown = cut ? text.slice(0, cutPoint(text, limit)) : text;
   // Markdown of a very long text would block the page: past the limit it shows as plain text.
   const asMarkdown = markdown && shown.length <= limit;
+  const box = useRef(null);
+  useFocusableScrollers(box, asMarkdown);
   return (
-    <div className={className} data-tid={tid} data-live={live ? "true" : undefined} {...rest}>
+    <div ref={box} className={className} data-tid={tid} data-live={live ? "true" : undefined} {...rest}>
       {asMarkdown ? (
         <SafeMarkdown text={shown} live={live} imageHosts={imageHosts} />
       ) : (
@@ -113,6 +115,28 @@ export function CuiText({ tid, markdown = true, live = false, limit = 20000, ima
     </div>
   );
 }
+
+// Wide code blocks and tables scroll sideways: each scroller can take focus, so the keyboard scrolls it too.
+const SCROLLERS = 'pre, [data-streamdown="table"]';
+
+const focusScrollers = (root) => {
+  for (const node of root.querySelectorAll(SCROLLERS)) {
+    const scroller = node.tagName === "PRE" ? node : node.parentElement;
+    if (scroller && !scroller.hasAttribute("tabindex")) scroller.tabIndex = 0;
+  }
+};
+
+const useFocusableScrollers = (ref, active) => {
+  useEffect(() => {
+    const root = ref.current;
+    if (!active || !root) return undefined;
+    focusScrollers(root);
+    // Streamdown draws code blocks after highlighting, later than this effect: watch for them.
+    const observer = new MutationObserver(() => focusScrollers(root));
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [ref, active]);
+};
 
 // Cut at a line end near the limit when there is one, so a cut does not split a word.
 const cutPoint = (text, limit) => {

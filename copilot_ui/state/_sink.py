@@ -105,6 +105,7 @@ class ViewSink:
         self._seqs = conversation.seqs  # tid -> the last piece (or whole text) sent, counted across drives
         self._wholes: dict[str, str] = {}  # tid -> whole text to hand over at the next flush
         self._items_dirty = False
+        self._items_can_wait = False  # the pending item changes may wait for text (a reply started, no words yet)
         self._status = "Thinking…"
         self._status_dirty = True
         self._running = True
@@ -174,7 +175,7 @@ class ViewSink:
     def _message_started(self, event: MessageStarted) -> None:
         self._agent_spoke(event)
         self.marks.streaming.add(event.message_id)
-        self._items_changed()
+        self._items_changed(can_wait=True)  # the new reply goes with its first words: one frame of items, not two
 
     def _text_delta(self, event: TextDelta) -> None:
         self._agent_spoke(event)
@@ -215,7 +216,7 @@ class ViewSink:
         self._agent_spoke(event)
         self._append(self.conversation.call_item(event.call_id) + ".a", event.delta)
         if self._rendered:
-            self._items_changed(urgent=False)  # an app's renderer draws the arguments so far
+            self._items_changed()  # an app's renderer draws the arguments so far
 
     def _tool_ended(self, event: ToolCallEnded) -> None:
         self._agent_spoke(event)
@@ -357,9 +358,10 @@ class ViewSink:
         self._wholes[tid] = self._scrubber.scrub(text)
         self._urgent = True
 
-    def _items_changed(self, urgent: bool = True) -> None:
+    def _items_changed(self, can_wait: bool = False) -> None:
+        """The items must be sent again; `can_wait`: this change may wait like text (if all pending ones may)."""
+        self._items_can_wait = can_wait and (self._items_can_wait or not self._items_dirty)
         self._items_dirty = True
-        self._urgent = self._urgent or urgent
 
     def _set_status(self, status: str) -> None:
         if status != self._status:
@@ -431,7 +433,7 @@ class ViewSink:
     def _schedule(self) -> None:
         if self._timer is None:
             self._timer = asyncio.ensure_future(self._flush_loop())
-        elif self._urgent or self._items_dirty or self._status_dirty or self._pending_text() >= TEXT_BATCH:
+        elif self._cannot_wait():
             self._nudge.set()
 
     async def _flush_loop(self) -> None:
@@ -445,7 +447,7 @@ class ViewSink:
         while True:
             now = time.monotonic()
             wait = self._last_start + self._interval - now
-            if not (self._urgent or self._items_dirty or self._status_dirty) and self._pending_text() < TEXT_BATCH:
+            if not self._cannot_wait():
                 wait = max(wait, self._last_start + TEXT_WAIT - now)  # text alone: fill the frame a little more
             if wait <= 0:
                 break
@@ -457,6 +459,11 @@ class ViewSink:
 
     def _pending_text(self) -> int:
         return self._pending_chars
+
+    def _cannot_wait(self) -> bool:
+        """Whether what is pending must go at the next allowed flush (else it waits up to TEXT_WAIT for more)."""
+        items_now = self._items_dirty and not self._items_can_wait
+        return self._urgent or items_now or self._status_dirty or self._pending_text() >= TEXT_BATCH
 
     def _has_news(self) -> bool:
         return (
@@ -481,7 +488,7 @@ class ViewSink:
             if self._items_dirty or self._status_dirty or self._shared_values:
                 items = self.conversation.items(self.thread, self.marks, self._rendered) if self._items_dirty else None
                 shared, self._shared_values = self._shared_values, {}
-                self._items_dirty = self._status_dirty = False
+                self._items_dirty = self._status_dirty = self._items_can_wait = False
                 suggestions = self._suggestions if not self._running else None
                 await self._state._show_drive(
                     self.thread, self.conversation, items, self._status, self._running, shared, suggestions
