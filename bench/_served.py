@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +18,8 @@ import time
 import urllib.request
 from pathlib import Path
 from types import TracebackType
+
+from tests._processes import free_port, stop_group
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "bench" / ".work"
@@ -118,31 +119,6 @@ class HostileAgentProcess:
         if self._process is not None:
             stop_group(self._process)
             self._process = None
-
-
-def stop_group(process: subprocess.Popen[bytes]) -> None:
-    """Stop a process started in a session of its own, and everything it started (SIGINT, then harder)."""
-    for sig, wait in ((signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 5)):
-        if process.poll() is not None:
-            break
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            process.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
-    try:
-        os.killpg(process.pid, signal.SIGKILL)  # a worker left behind must not keep the port
-    except ProcessLookupError:
-        pass
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def port_open(port: int) -> bool:

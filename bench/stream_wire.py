@@ -64,6 +64,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
 
 from bench._served import HostileAgentProcess, ServedApp
+from tests._processes import CHROMIUM_ARGS
 from tests.hostile_agent import history_messages, reply_tokens
 
 CASES = [(10, 5.4), (10, 1.2), (1_000, 5.4), (1_000, 1.2)]  # (prior messages, ms per token)
@@ -75,14 +76,6 @@ QUIET = 0.5  # seconds without a frame that end a reply
 TURN_TIMEOUT = 90  # seconds
 WINDOW = 40  # items the page holds before the person scrolls up (CopilotState.WINDOW)
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 REPLY = "".join(reply_tokens(TOKENS))
 REPLY_BYTES = len(REPLY.encode())
 

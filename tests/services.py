@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from tests._processes import free_port
+
 INSTALL_HINT = "`make test` installs it when run as root"
 START_TIMEOUT = 30.0
 
@@ -95,7 +97,7 @@ def running_redis() -> Iterator[str]:
     if program is None:
         raise ServiceUnavailable(f"redis-server not found; {INSTALL_HINT}")
     work = Path(tempfile.mkdtemp(prefix="copilot-redis-"))
-    port = _free_port()
+    port = free_port()
     options = ["--port", str(port), "--bind", "127.0.0.1", "--dir", str(work), "--save", "", "--appendonly", "no"]
     with open(work / "server.log", "wb") as log:
         server = subprocess.Popen([program, *options, "--logfile", ""], stdout=log, stderr=subprocess.STDOUT)
@@ -174,7 +176,7 @@ def _unprivileged() -> tuple[list[str], str | None]:
 def _start_postgres(pg_ctl: list[str], work: Path) -> int:
     """Start the server on a free port (another, if that one was taken meanwhile); the port."""
     for _attempt in range(3):
-        port = _free_port()
+        port = free_port()
         options = (
             f"-p {port} -k {work} -c listen_addresses=127.0.0.1"
             " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"  # throwaway data: speed over durability
@@ -190,12 +192,6 @@ def _run(command: list[str], cwd: Path | None = None) -> None:
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=120, cwd=cwd)
     if done.returncode != 0:
         raise RuntimeError(f"{Path(command[0]).name} failed: {' '.join(command)}\n{done.stdout}{done.stderr}")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _wait_for_redis(port: int, server: subprocess.Popen, log: Path) -> None:

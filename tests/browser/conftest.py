@@ -16,7 +16,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,18 +27,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, WebSocket, sync_playwright
 
+from tests._processes import CHROMIUM_ARGS, free_port, stop_group
 from tests.hostile_agent import HostileAgent, start_hostile_agent
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm packages
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 EXTRAS = "tests.browser._app_extras"
 
 
@@ -117,7 +109,7 @@ class _served:
         env: dict[str, str],
         secret_values: tuple[str, ...] = (),
     ) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.log = factory.mktemp(name) / "reflex.log"
         self.served = ServedApp(f"http://127.0.0.1:{self.port}", ROOT / web_dir, self.log, secret_values)
         bin_dir = Path(sys.executable).parent
@@ -147,16 +139,16 @@ class _served:
         try:
             _wait_until_served(self.served.url, self.server, self.log)
         except BaseException:
-            _stop(self.server)
+            stop_group(self.server)
             raise
         return self.served
 
     def __exit__(self, *exc_info: object) -> None:
-        _stop(self.server)
+        stop_group(self.server)
 
     def restart(self, first: signal.Signals = signal.SIGTERM) -> None:
         """Stop the server (gracefully with SIGTERM, abruptly with SIGKILL) and serve the app again on the same port."""
-        _stop(self.server, first)
+        stop_group(self.server, first)
         self.__enter__()
 
 
@@ -173,31 +165,6 @@ def _wait_until_served(url: str, server: subprocess.Popen[bytes], log_path: Path
             pass
         time.sleep(1)
     pytest.fail(f"the app did not answer within {BUILD_TIMEOUT} s:\n{_tail(log_path)}")
-
-
-def _stop(server: subprocess.Popen[bytes], first: signal.Signals = signal.SIGINT) -> None:
-    steps = [(signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 5)]
-    for sig, wait in steps[[sig for sig, _ in steps].index(first) :]:
-        if server.poll() is not None:
-            break
-        try:
-            os.killpg(server.pid, sig)  # the whole group: reflex and its server worker
-        except ProcessLookupError:
-            break
-        try:
-            server.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
-    try:
-        os.killpg(server.pid, signal.SIGKILL)  # a worker left behind must not keep the port
-    except ProcessLookupError:
-        pass
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _tail(path: Path, lines: int = 60) -> str:

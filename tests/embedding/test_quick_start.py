@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Tabs, _free_port, _stop, _tail, _wait_until_served
+from tests._processes import free_port, stop_group
+from tests.browser.conftest import Tabs, _tail, _wait_until_served
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTION = "## Add a copilot to your own Reflex app"
@@ -81,7 +82,7 @@ def quick_app(tmp_path_factory: pytest.TempPathFactory, quick_start: QuickStart)
     _step(_pip_install(quick_start.install, site), folder, env)
     (folder / APP / f"{APP}.py").write_text(quick_start.module)
 
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     with log.open("w") as output:
         server = subprocess.Popen(
@@ -92,7 +93,7 @@ def quick_app(tmp_path_factory: pytest.TempPathFactory, quick_start: QuickStart)
         _wait_until_served(url, server, log)
         yield QuickApp(url, folder, site, log)
     finally:
-        _stop(server)
+        stop_group(server)
 
 
 def test_the_readme_says_install_write_these_few_lines_run(quick_start: QuickStart):

@@ -1,0 +1,45 @@
+"""Processes the tests and benchmarks start: free ports, Chromium's flags, and stopping a server with its workers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+
+# Headless Chromium as the browser tests and benchmarks run it (as root in a container: no sandbox).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop_group(process: subprocess.Popen[bytes], first: signal.Signals = signal.SIGINT) -> None:
+    """Stop a process started in a session of its own, and everything it started: `first`, then harder."""
+    steps = [(signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 5)]
+    for sig, wait in steps[[sig for sig, _ in steps].index(first) :]:
+        if process.poll() is not None:
+            break
+        try:
+            os.killpg(process.pid, sig)  # the whole group: reflex and its server workers
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # a worker left behind must not keep the port
+    except ProcessLookupError:
+        pass
