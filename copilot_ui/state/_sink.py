@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
@@ -52,10 +51,10 @@ from ..core import (
     TurnStarted,
     UserMessageAdded,
 )
+from ._dev_console import DevConsole
 from ._shared_state import SharedState
 from ._view import Conversation, LiveMarks, arguments_text, question_of
 
-DEV_EVENT_CHARS, DEV_INPUT_CHARS = 400, 6000  # how much of an event, and of a RunAgentInput, the dev console shows
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
 MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
@@ -120,8 +119,8 @@ class ViewSink:
         self._thinking_since: float | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
-        self._started = time.monotonic()
         self._timers: dict[str, float] = {}  # what started when (runs, tools), for the dev console
+        self.dev = DevConsole(conversation.key + "dev", self._append, scrubber)
 
     # Events
 
@@ -293,45 +292,19 @@ class ViewSink:
         """The page's state was just read into the thread's (before a run): that is the state that fits now."""
         self._shared_good = copy.deepcopy(self.thread.state)
 
-    # The dev console: the run's AG-UI events, what was sent, and timings (when the app turns it on)
+    # The dev console (when the app turns it on)
 
     def hooks(self, base: Hooks) -> Hooks:
         """The hooks of this drive's loop: the app's, and the dev console's when it is on."""
-        if not copilot_dev_console():
-            return base
-        lists = {item.name: list(getattr(base, item.name)) for item in dataclasses.fields(base)}
-        lists["on_event"].append(self._dev_event)
-        lists["before_agent_call"].append(self._dev_input)
-        return Hooks(**lists)
+        return self.dev.hooks(base)
 
     @property
     def dev_tid(self) -> str:
         """The text id of this conversation's dev console."""
-        return self.conversation.key + "dev"
+        return self.dev.tid
 
     def _dev(self, line: str) -> None:
-        if copilot_dev_console():
-            self._append(self.dev_tid, f"{time.monotonic() - self._started:8.3f}s  {line}\n")
-
-    def _dev_event(self, event: Any) -> None:
-        delta = getattr(event, "delta", None)
-        if isinstance(delta, str):  # a piece of a text: its length (a piece of a secret is no longer one to scrub)
-            self._dev(f"{event.type.value} ({len(delta)} characters)")
-            return
-        body = event.model_dump_json(by_alias=True, exclude_none=True, exclude={"type", "timestamp", "raw_event"})
-        self._dev(f"{event.type.value} {_clipped(self._scrubber.scrub(body), DEV_EVENT_CHARS)}")  # scrubbed, then cut
-
-    def _dev_input(self, run_input: Any) -> None:
-        sent = {
-            "threadId": run_input.thread_id,
-            "runId": run_input.run_id,
-            "messages": len(run_input.messages),
-            "tools": [tool.name for tool in run_input.tools],
-            "context": [item.model_dump(by_alias=True) for item in run_input.context],
-            "state": run_input.state,
-        }
-        shown = self._scrubber.scrub(json.dumps(sent, ensure_ascii=False, default=str, indent=1))
-        self._dev("RunAgentInput " + _clipped(shown, DEV_INPUT_CHARS))
+        self.dev.line(line)
 
     # Buffers
 
@@ -539,17 +512,6 @@ class ViewSink:
 
 
 COMPOSER_INPUT_ID = "cui-message"
-
-
-def copilot_dev_console() -> bool:
-    """Whether the app turned the dev console on."""
-    from ._declarations import copilot
-
-    return copilot.dev_console
-
-
-def _clipped(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _pretty(arguments: Any) -> str:
