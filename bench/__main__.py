@@ -13,6 +13,7 @@ BENCHMARKS = [
     "bench.store_cost",
     "bench.stream_wire",
     "bench.sink_rate",
+    "bench.open_thread",
 ]
 
 

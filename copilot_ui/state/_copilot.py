@@ -27,7 +27,7 @@ from . import _remote as remote
 from ._approval import ApprovalState, approval_request, edited_arguments, pending_approval
 from ._declarations import copilot
 from ._driving import work
-from ._handover import handover
+from ._handover import handover, window_texts
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
 from ._saving import load, resumed
@@ -66,7 +66,7 @@ class CopilotState(rx.State):
     # Opening
 
     @rx.event(background=True)
-    async def open(self, page_agent: str = "default") -> None:
+    async def open(self, page_agent: str = "default") -> AsyncIterator[Any]:
         """The copilot is on the page: show the tab's conversation (after a restart, from the store)."""
         async with self:
             owner = await self._owner()
@@ -78,13 +78,19 @@ class CopilotState(rx.State):
                 return
             wanted = self.thread_id
         stored = await load(copilot.store, owner, wanted)
+        if stored is None:
+            async with self:
+                if self.get_value("_thread") is None:
+                    self.thread_id = ""
+            return
+        thread, conversation = resumed(stored)
+        script = window_texts(thread, conversation, None, copilot.scrubber(), WINDOW)
+        if script:
+            yield rx.call_script(script)  # the texts first: the items that show them follow
         async with self:
             if self.get_value("_thread") is not None:
                 return  # the person started meanwhile
-            if stored is None:
-                self.thread_id = ""
-                return
-            await self._switch(*resumed(stored), agent_id=stored.summary.agent)
+            await self._switch(thread, conversation, agent_id=stored.summary.agent)
 
     # The person writes
 

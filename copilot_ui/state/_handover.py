@@ -34,3 +34,13 @@ def handover(tids: Any, thread: Thread, conversation: Conversation, sink: ViewSi
         if whole is not None:
             texts[tid] = [conversation.seqs.get(tid, 0), scrubber.scrub(whole)]
     return f"__cuiS({json.dumps(texts, ensure_ascii=False)})" if texts else ""
+
+
+def window_texts(thread: Thread, conversation: Conversation, sink: ViewSink | None, scrubber: Scrubber, window: int) -> str:
+    """The script that hands over the texts of the last `window` items: sent before the items, so that a
+    conversation opened in a tab shows at once, without the tab asking for each text."""
+    tids = []
+    for item in conversation.items(thread)[-window:]:
+        item_id = str(item["id"])
+        tids += [item_id, f"{item_id}.a", f"{item_id}.r", f"{item_id}.q"]  # a card's arguments, result, question
+    return handover(tids, thread, conversation, sink, scrubber)

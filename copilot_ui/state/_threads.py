@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import reflex as rx
 
 from . import _drives as drives
-from ._copilot import CopilotState
+from ._copilot import WINDOW, CopilotState
 from ._declarations import copilot
+from ._handover import window_texts
 from ._saving import load, resumed
 
 logger = logging.getLogger("copilot_ui.state")
@@ -53,7 +55,7 @@ class ThreadsState(rx.State):
         await self._refresh()
 
     @rx.event(background=True)
-    async def select(self, thread_id: str) -> None:
+    async def select(self, thread_id: str) -> AsyncIterator[Any]:
         """Open one of the owner's threads in this tab."""
         async with self:
             owner = await self._owner()
@@ -62,6 +64,10 @@ class ThreadsState(rx.State):
         if stored is None:
             return
         thread, conversation = (running.thread, running.sink.conversation) if running is not None else resumed(stored)
+        sink = running.sink if running is not None else None
+        script = window_texts(thread, conversation, sink, copilot.scrubber(), WINDOW)
+        if script:
+            yield rx.call_script(script)  # the texts first: the items that show them follow
         async with self:
             conversation_state = await self.get_state(CopilotState)
             await conversation_state._switch(thread, conversation, agent_id=stored.summary.agent)
