@@ -40,12 +40,12 @@ const remember = (key, value) => {
 const focusMessageBox = () => setTimeout(() => document.getElementById("cui-message")?.focus(), 0);
 
 // Commands from the copilot's own buttons (header): window.dispatchEvent(new CustomEvent("cui-layout", {detail}))
-const useCommands = (handle) => {
+const useCommands = (open, close) => {
   useEffect(() => {
-    const listener = (event) => handle(event.detail);
+    const listener = (event) => (event.detail === "open" ? open() : event.detail === "close" ? close() : null);
     window.addEventListener("cui-layout", listener);
     return () => window.removeEventListener("cui-layout", listener);
-  }, [handle]);
+  }, [open, close]);
 };
 
 export function CuiDock({ title = "Copilot", width = 384, storageKey = "cui-sidebar", children }) {
@@ -60,42 +60,37 @@ export function CuiDock({ title = "Copilot", width = 384, storageKey = "cui-side
     setSize(remembered(`${storageKey}:width`, width));
   }, [storageKey, width]);
 
-  const close = useCallback(() => {
-    if (narrow) setOpenOnNarrow(false);
-    else {
-      setCollapsed(true);
-      remember(`${storageKey}:collapsed`, true);
-    }
-    setTimeout(() => opener.current?.focus(), 0);
-  }, [narrow, storageKey]);
+  // Open or close (remembered, except on a narrow screen); focus goes to the message box, or back to the opener.
+  const show = useCallback(
+    (shown) => {
+      if (narrow) setOpenOnNarrow(shown);
+      else {
+        setCollapsed(!shown);
+        remember(`${storageKey}:collapsed`, !shown);
+      }
+      if (shown) focusMessageBox();
+      else setTimeout(() => opener.current?.focus(), 0);
+    },
+    [narrow, storageKey],
+  );
+  const open = useCallback(() => show(true), [show]);
+  const close = useCallback(() => show(false), [show]);
 
-  const open = useCallback(() => {
-    if (narrow) setOpenOnNarrow(true);
-    else {
-      setCollapsed(false);
-      remember(`${storageKey}:collapsed`, false);
-    }
-    focusMessageBox();
-  }, [narrow, storageKey]);
+  useCommands(open, close);
 
-  useCommands(useCallback((command) => (command === "close" ? close() : command === "open" ? open() : null), [close, open]));
-
-  const resizeBy = (pixels) =>
-    setSize((current) => {
-      const next = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, current + pixels));
-      remember(`${storageKey}:width`, next);
-      return next;
-    });
+  // A new width, kept within bounds and remembered.
+  const bounded = (width) => {
+    const next = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width));
+    remember(`${storageKey}:width`, next);
+    return next;
+  };
+  const resizeBy = (pixels) => setSize((current) => bounded(current + pixels));
 
   const startDrag = (event) => {
     event.preventDefault();
     const startX = event.clientX;
     const startSize = size;
-    const move = (moved) => {
-      const next = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, startSize + (startX - moved.clientX)));
-      setSize(next);
-      remember(`${storageKey}:width`, next);
-    };
+    const move = (moved) => setSize(bounded(startSize + (startX - moved.clientX)));
     const up = () => {
       window.removeEventListener("pointermove", move);
       window.removeEventListener("pointerup", up);
@@ -153,7 +148,7 @@ export function CuiPopup({ title = "Copilot", children }) {
     setOpen(true);
     focusMessageBox();
   }, []);
-  useCommands(useCallback((command) => (command === "close" ? close() : command === "open" ? show() : null), [close, show]));
+  useCommands(show, close);
   useEffect(() => {
     if (!open) return undefined;
     const onKey = (event) => {

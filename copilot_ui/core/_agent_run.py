@@ -25,7 +25,6 @@ from ._events import AgentEventReceived, AgentRunFinished, AgentRunStarted, Erro
 from ._hooks import Stop
 from ._interrupts import resume_entries, use_up_interrupts
 from ._outcome import TurnOutcome
-from ._thread import Thread
 from ._translate import SILENT, finish_reason, translate
 
 if TYPE_CHECKING:
@@ -53,7 +52,7 @@ async def run_agent(drive: Drive) -> TurnOutcome | None:
         verdict = await loop.hooks.call("before_agent_call", run_input)
     except Exception as error:
         logger.exception("preparing the agent's run failed")
-        return await failed(drive, f"preparing the agent's run failed: {describe_error(error)}", after=_last_id(thread))
+        return await failed(drive, f"preparing the agent's run failed: {describe_error(error)}", after=thread.last_message_id())
     if isinstance(verdict, Stop):
         drive.stop(verdict.reason)
         return None
@@ -106,7 +105,7 @@ async def _build_input(drive: Drive) -> RunAgentInput:
 
 async def _stream(drive: Drive, run_input: RunAgentInput) -> TurnOutcome | None:
     loop, thread = drive.loop, drive.thread
-    before = _last_id(thread)  # what this run adds comes after it (a retry drops that)
+    before = thread.last_message_id()  # what this run adds comes after it (a retry drops that)
     _begin_run(drive, run_input)
     await drive.emit(AgentRunStarted(run_input.run_id, thread.turn.agent_runs - 1))
     pipeline = EventPipeline(thread)
@@ -185,11 +184,6 @@ def _mark_cut_off(drive: Drive, result: Any) -> None:
     thread = drive.thread
     if finish_reason(result) in ("length", "max_tokens"):
         drive.cut_off.update(call for call in thread.run_tool_call_ids if thread.result_of(call) is None)
-
-
-def _last_id(thread: Thread) -> str | None:
-    last = thread.last_message()
-    return last.id if last is not None else None
 
 
 class _HookFailed(Exception):

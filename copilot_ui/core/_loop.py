@@ -97,26 +97,25 @@ class RunLoop:
         message = QueuedMessage(message_id or new_id("msg-"), text)
         if claim is None:
             while (holder := claims.holder(thread.id)) is not None:
-                if holder.drive is not None and holder.drive.accepting:
-                    holder.drive.queue(message)
+                if (drive := _accepting_drive(thread)) is not None:
+                    drive.queue(message)
                     return None
                 await holder.wait_released()  # a drive ending, or one about to start: this one follows
         return await self._run(thread, claim, message=message)
 
     def accepting(self, thread: Thread) -> bool:
         """A drive works on the thread and still takes messages and decisions (it is not winding down)."""
-        holder = claims.holder(thread.id)
-        return holder is not None and holder.drive is not None and holder.drive.accepting
+        return _accepting_drive(thread) is not None
 
     def queue(self, thread: Thread, text: str, message_id: str | None = None) -> bool:
         """Queue a message on the drive working on the thread, at once (no await); False when none takes it now.
 
         For a caller that must not wait (a click handler holding a lock): on False, send() it later.
         """
-        holder = claims.holder(thread.id)
-        if not self.accepting(thread) or holder is None or holder.drive is None:
+        drive = _accepting_drive(thread)
+        if drive is None:
             return False
-        holder.drive.queue(QueuedMessage(message_id or new_id("msg-"), text))
+        drive.queue(QueuedMessage(message_id or new_id("msg-"), text))
         return True
 
     async def drive(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
@@ -249,6 +248,13 @@ class RunLoop:
 
     async def _notify(self, event: Any) -> None:
         await deliver(self.emit, event)
+
+
+def _accepting_drive(thread: Thread) -> Drive | None:
+    """The drive working on the thread, if it still takes messages and decisions."""
+    holder = claims.holder(thread.id)
+    drive = holder.drive if holder is not None else None
+    return drive if drive is not None and drive.accepting else None
 
 
 def _held(thread: Thread, claim: Claim | None) -> tuple[Claim, bool]:

@@ -111,6 +111,10 @@ class Thread(protocol.Thread):
         """The last message of the thread, if any (without copying the list)."""
         return self.message(self._messages[-1].id) if self._messages else None
 
+    def last_message_id(self) -> str | None:
+        """The id of the last message of the thread, if any."""
+        return self._messages[-1].id if self._messages else None
+
     # Turns
 
     def start_turn(self) -> None:

@@ -110,8 +110,8 @@ def _field(name: str, schema: dict[str, Any], value: Any, editable: bool) -> dic
         "hint": schema.get("description", ""),
         "kind": kind,
         "value": shown,
+        "editable": editable,
     }
-    field["editable"] = editable
     if "enum" in schema:
         field["options"] = [str(option) for option in schema["enum"]]
     return field

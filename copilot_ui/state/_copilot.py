@@ -21,6 +21,7 @@ import reflex as rx
 
 from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread, parse_arguments
 from ..protocol import new_id
+from ..store import StoredThread
 from . import _browser_tools as browser_tools
 from . import _drives as drives
 from . import _remote as remote
@@ -83,10 +84,9 @@ class CopilotState(rx.State):
                 if self.get_value("_thread") is None:
                     self.thread_id = ""
             return
-        thread, conversation = resumed(stored)
-        script = window_texts(thread, conversation, None, copilot.scrubber(), WINDOW)
-        if script:
-            yield rx.call_script(script)  # the texts first: the items that show them follow
+        thread, conversation, texts = opened(stored)
+        if texts:
+            yield rx.call_script(texts)  # the texts first: the items that show them follow
         async with self:
             if self.get_value("_thread") is not None:
                 return  # the person started meanwhile
@@ -108,10 +108,7 @@ class CopilotState(rx.State):
             return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim)
 
         def join(drive: drives.Drive) -> bool:  # a drive is under way: the message goes with its next run
-            if not drive.loop.queue(drive.thread, text, message_id=message_id):
-                return False  # it is winding down: the message starts a drive of its own once it is over
-            drive.sink.queue_user_message(message_id, text)
-            return True
+            return drive.take_message(message_id, text)  # False: it winds down; the message starts a drive of its own
 
         async def elsewhere(thread: Thread, _conversation: Conversation) -> None:
             await remote.queue(thread.id, message_id, text)
@@ -213,7 +210,7 @@ class CopilotState(rx.State):
     @rx.event(background=True)
     async def answer(self, form: dict[str, Any]) -> AsyncIterator[Any]:
         """The default question card's form: its answer is text."""
-        item_id, digest = str(form.get("item") or ""), str(form.get("digest") or "")
+        item_id, digest = _card_named(form)
         async for event in self._decide(item_id, digest, Answer(str(form.get("answer") or ""))):
             yield event
 
@@ -229,7 +226,7 @@ class CopilotState(rx.State):
     @rx.event(background=True)
     async def approve_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
         """Approve in the dialog, with the arguments as the person left them (checked against the tool's schema)."""
-        item_id, digest = str(form.get("item") or ""), str(form.get("digest") or "")
+        item_id, digest = _card_named(form)
         async with self:
             thread, conversation = self._current()
             approval = await self.get_state(ApprovalState)
@@ -254,7 +251,7 @@ class CopilotState(rx.State):
     @rx.event(background=True)
     async def deny_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
         """Deny in the dialog, with the person's reason (the agent reads it)."""
-        item_id, digest = str(form.get("item") or ""), str(form.get("digest") or "")
+        item_id, digest = _card_named(form)
         async with self:
             approval = await self.get_state(ApprovalState)
             approval.open = False
@@ -438,6 +435,20 @@ class CopilotState(rx.State):
         last_reply = last["id"] if last is not None and last["k"] == "a" else ""  # after the person's last message
         if last_reply != self.last_reply:
             self.last_reply = last_reply
+
+
+def _card_named(form: dict[str, Any]) -> tuple[str, str]:
+    """The card a decision form is about: its item id and the digest it was shown with."""
+    return str(form.get("item") or ""), str(form.get("digest") or "")
+
+
+def opened(stored: StoredThread) -> tuple[Thread, Conversation, str]:
+    """A stored conversation as a tab opens it: as the drive working on it has it (if one does), else as stored; and
+    the script that hands over the texts of its window, to send before its items (so that it shows at once)."""
+    running = drives.running(stored.thread.id)
+    thread, conversation = (running.thread, running.sink.conversation) if running is not None else resumed(stored)
+    texts = window_texts(thread, conversation, running.sink if running is not None else None, copilot.scrubber(), WINDOW)
+    return thread, conversation, texts
 
 
 def _answered(thread: Thread, call_id: str, answer: Answer) -> Answer:

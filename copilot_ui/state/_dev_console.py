@@ -26,6 +26,7 @@ class DevConsole:
         self._append = append
         self._scrubber = scrubber
         self._started = time.monotonic()
+        self._began: dict[str, float] = {}  # what started when (runs, tools)
 
     @staticmethod
     def on() -> bool:
@@ -42,6 +43,18 @@ class DevConsole:
         lists["on_event"].append(self._event)
         lists["before_agent_call"].append(self._input)
         return Hooks(**lists)
+
+    def began(self, key: str, line: str = "") -> None:
+        """Something timed began (a run, a tool): noted under `key`, with a line when one says so."""
+        if self.on():
+            self._began[key] = time.monotonic()
+            if line:
+                self.line(line)
+
+    def ended(self, key: str, line: str, took: str) -> None:
+        """What began under `key` ended: the line, then `took` and how long it took (when its start was seen)."""
+        started = self._began.pop(key, None)
+        self.line(f"{line} {took} {time.monotonic() - started:.3f} s" if started is not None else line)
 
     def line(self, line: str) -> None:
         """One line of the log, stamped with the seconds since the drive began."""

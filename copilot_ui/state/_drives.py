@@ -30,6 +30,13 @@ class Drive:
     interrupted: bool = False  # the server went down while it ran: kept marked as cut off
     closed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
+    def take_message(self, message_id: str, text: str) -> bool:
+        """A message the person wrote during the drive: queued for its next run and shown; False when it winds down."""
+        if not self.loop.queue(self.thread, text, message_id=message_id):
+            return False
+        self.sink.queue_user_message(message_id, text)
+        return True
+
 
 current: ContextVar[Drive | None] = ContextVar("copilot_ui_drive", default=None)  # the drive a task works for
 

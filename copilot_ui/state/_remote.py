@@ -100,9 +100,7 @@ async def _act(control: dict[str, Any]) -> None:
         decision = decision_from_json(control["decision"])
         drive.loop.decide(drive.thread, str(control["call"]), decision, str(control["digest"]))
     elif kind == "queue":
-        message_id, text = str(control["id"]), str(control["text"])
-        if drive.loop.queue(drive.thread, text, message_id=message_id):
-            drive.sink.queue_user_message(message_id, text)
+        drive.take_message(str(control["id"]), str(control["text"]))
     elif kind == "texts":
         script = handover(control.get("tids"), drive.thread, drive.sink.conversation, drive.sink, copilot.scrubber())
         if script:

@@ -31,8 +31,7 @@ class Keeper:
 
     async def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> None:
         """Write the thread and its view (the loop is not changing it now); a failure is logged, never raised."""
-        last = thread.last_message()
-        conversation.run_after = (last.id if last is not None else "") if running else None
+        conversation.run_after = (thread.last_message_id() or "") if running else None
         try:
             await asyncio.to_thread(self._save, thread, conversation)
         except Exception:

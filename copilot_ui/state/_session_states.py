@@ -44,7 +44,7 @@ class SessionStates:
             async with self._owner:
                 live = await self._owner.get_state(state_type)
                 for name, value in changed.items():
-                    if _value(live, name) != before[name]:
+                    if field_value(live, name) != before[name]:
                         logger.warning("%s.%s changed while a tool ran; the tool's value wins", state_type.__name__, name)
                     setattr(live, name, value)
         return result
@@ -53,7 +53,7 @@ class SessionStates:
 def field_values(state: Any) -> dict[str, Any]:
     """Deep copies of the values of the fields a state class declares itself (not computed vars)."""
     cls = type(state) if not hasattr(state, "__wrapped__") else type(state.__wrapped__)
-    return {name: copy.deepcopy(_value(state, name)) for name in _own_fields(cls)}
+    return {name: copy.deepcopy(field_value(state, name)) for name in own_fields(cls)}
 
 
 def detached(state_type: type, values: dict[str, Any]) -> Any:
@@ -62,11 +62,13 @@ def detached(state_type: type, values: dict[str, Any]) -> Any:
     return state_type(parent_state=None, init_substates=False, _reflex_internal_init=True, **copies)
 
 
-def _own_fields(cls: type) -> list[str]:
+def own_fields(cls: type) -> list[str]:
+    """The fields a state class declares itself (not its parents', not the router)."""
     fields = getattr(cls, "__fields__", {})
     return [name for name, field in fields.items() if getattr(field, "_owner", cls) is cls and not name.startswith("router")]
 
 
-def _value(state: Any, name: str) -> Any:
+def field_value(state: Any, name: str) -> Any:
+    """A field's value, from a live state (its get_value) or a detached one."""
     getter = getattr(state, "get_value", None)
     return getter(name) if getter is not None else getattr(state, name)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from ._session_states import _own_fields, _value
+from ._session_states import field_value, own_fields
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -28,7 +28,7 @@ class SharedState:
     def __init__(self, state_type: type) -> None:
         self.state_type = state_type
         hints = typing.get_type_hints(state_type)
-        self.fields = [name for name in _own_fields(state_type) if not name.startswith("_") and name in hints]
+        self.fields = [name for name in own_fields(state_type) if not name.startswith("_") and name in hints]
         # Every field has a default (never validated): a change checks only the fields it sends.
         self.model: type[BaseModel] = create_model(
             f"{state_type.__name__}AgentState",
@@ -38,7 +38,7 @@ class SharedState:
 
     def read(self, state: Any) -> dict[str, Any]:
         """The fields' values in the Reflex state, as JSON the agent reads."""
-        values = {name: _value(state, name) for name in self.fields}
+        values = {name: field_value(state, name) for name in self.fields}
         return self.model.model_validate(values).model_dump(mode="json")
 
     def accept(self, agent_state: Any) -> dict[str, Any] | None:
@@ -57,7 +57,7 @@ class SharedState:
     def write(self, state: Any, values: dict[str, Any]) -> None:
         """Set the changed fields of the Reflex state."""
         for name, value in values.items():
-            if _value(state, name) != value:
+            if field_value(state, name) != value:
                 setattr(state, name, copy.deepcopy(value))
 
 

@@ -53,7 +53,7 @@ from ..core import (
 )
 from ._dev_console import DevConsole
 from ._shared_state import SharedState
-from ._view import Conversation, LiveMarks, arguments_text, question_of
+from ._view import Conversation, LiveMarks, arguments_text, pretty_json, question_of
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
@@ -119,7 +119,6 @@ class ViewSink:
         self._thinking_since: float | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
-        self._timers: dict[str, float] = {}  # what started when (runs, tools), for the dev console
         self.dev = DevConsole(conversation.key + "dev", self._append, scrubber)
 
     # Events
@@ -147,8 +146,7 @@ class ViewSink:
         self._items_changed()
 
     def _run_started(self, event: AgentRunStarted) -> None:
-        self._timers["run:" + event.run_id] = time.monotonic()
-        self._dev(f"run {event.follow_up + 1} started")
+        self.dev.began("run:" + event.run_id, f"run {event.follow_up + 1} started")
         self.conversation.clear_retry()
         self._agent_since = time.monotonic()
         self._set_status("Thinking…")
@@ -156,9 +154,7 @@ class ViewSink:
 
     def _run_finished(self, event: AgentRunFinished) -> None:
         self._agent_since = None
-        started = self._timers.pop("run:" + event.run_id, None)
-        took = f" after {time.monotonic() - started:.3f} s" if started is not None else ""
-        self._dev(f"run finished ({event.outcome}){took}")
+        self.dev.ended("run:" + event.run_id, f"run finished ({event.outcome})", "after")
 
     def _agent_spoke(self, _event: LoopEvent) -> None:
         if self._agent_since is not None:
@@ -226,9 +222,9 @@ class ViewSink:
         self._items_changed()
 
     def _execution_started(self, event: ToolExecutionStarted) -> None:
-        self._timers["tool:" + event.call_id] = time.monotonic()
+        self.dev.began("tool:" + event.call_id)
         self.marks.running.add(event.call_id)
-        self._whole(self.conversation.call_item(event.call_id) + ".a", _pretty(event.arguments))
+        self._whole(self.conversation.call_item(event.call_id) + ".a", pretty_json(event.arguments))
         self._set_status(f"Running {event.tool_name}…")
         self._items_changed()
 
@@ -245,9 +241,7 @@ class ViewSink:
         self._items_changed()
 
     def _execution_ended(self, event: ToolExecutionEnded) -> None:
-        started = self._timers.pop("tool:" + event.call_id, None)
-        took = f" in {time.monotonic() - started:.3f} s" if started is not None else ""
-        self._dev(f"tool {event.tool_name} {event.status}{took}")
+        self.dev.ended("tool:" + event.call_id, f"tool {event.tool_name} {event.status}", "in")
         self.marks.running.discard(event.call_id)
         self.marks.arguments.discard(event.call_id)
         self.marks.progress.pop(event.call_id, None)
@@ -259,7 +253,7 @@ class ViewSink:
         self._items_changed()
 
     def _error(self, event: ErrorOccurred) -> None:
-        note = self.conversation.add_note("error", event.message, self._last_message_id(), retry=True)
+        note = self.conversation.add_note("error", event.message, self.thread.last_message_id(), retry=True)
         self._whole(note.id, event.message)
         self._agent_since = None
         self._items_changed()
@@ -272,7 +266,7 @@ class ViewSink:
         self.returned = [queued.text for queued in getattr(event, "returned", ())]
         if event.status in ("aborted", "stopped"):  # a turn limit already shows as an error
             text = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
-            note = self.conversation.add_note("notice", text, self._last_message_id())
+            note = self.conversation.add_note("notice", text, self.thread.last_message_id())
             self._whole(note.id, text)
         self._items_changed()
 
@@ -302,9 +296,6 @@ class ViewSink:
     def dev_tid(self) -> str:
         """The text id of this conversation's dev console."""
         return self.dev.tid
-
-    def _dev(self, line: str) -> None:
-        self.dev.line(line)
 
     # Buffers
 
@@ -340,10 +331,6 @@ class ViewSink:
         if status != self._status:
             self._status = status
             self._status_dirty = True
-
-    def _last_message_id(self) -> str | None:
-        messages = self.thread.messages
-        return messages[-1].id if messages else None
 
     # What a tab that missed pieces asks for
 
@@ -387,7 +374,7 @@ class ViewSink:
     async def commit(self) -> None:
         """Show everything now (before a follow-up run: the page must show what the tools changed)."""
         self._urgent = True
-        self._items_dirty = True
+        self._items_changed()
         await self._flush_when_allowed()
 
     async def close(self) -> None:
@@ -512,10 +499,6 @@ class ViewSink:
 
 
 COMPOSER_INPUT_ID = "cui-message"
-
-
-def _pretty(arguments: Any) -> str:
-    return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
 
 
 _HANDLERS = {

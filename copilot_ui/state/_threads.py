@@ -14,11 +14,9 @@ from typing import Any
 
 import reflex as rx
 
-from . import _drives as drives
-from ._copilot import WINDOW, CopilotState
+from ._copilot import CopilotState, opened
 from ._declarations import copilot
-from ._handover import window_texts
-from ._saving import load, resumed
+from ._saving import load
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -59,15 +57,12 @@ class ThreadsState(rx.State):
         """Open one of the owner's threads in this tab."""
         async with self:
             owner = await self._owner()
-        running = drives.running(str(thread_id))  # shown as the running drive has it, if one works on it
         stored = await load(copilot.store, owner, str(thread_id)) if copilot.store is not None else None
         if stored is None:
             return
-        thread, conversation = (running.thread, running.sink.conversation) if running is not None else resumed(stored)
-        sink = running.sink if running is not None else None
-        script = window_texts(thread, conversation, sink, copilot.scrubber(), WINDOW)
-        if script:
-            yield rx.call_script(script)  # the texts first: the items that show them follow
+        thread, conversation, texts = opened(stored)
+        if texts:
+            yield rx.call_script(texts)  # the texts first: the items that show them follow
         async with self:
             conversation_state = await self.get_state(CopilotState)
             await conversation_state._switch(thread, conversation, agent_id=stored.summary.agent)

@@ -132,8 +132,7 @@ class Conversation:
         """A note placed after a message (ids of notes are items of their own)."""
         self.counter += 1
         note = Note(f"{self.key}{KIND_PREFIX[kind]}{self.counter}", kind, text, after, retry)
-        for earlier in self.notes:
-            earlier.retry = False  # only the newest error can be retried
+        self.clear_retry()  # only the newest error can be retried
         self.notes.append(note)
         return note
 
