@@ -21,7 +21,7 @@ import statistics
 from playwright.sync_api import Page, sync_playwright
 
 from bench._served import HostileAgentProcess, ServedApp
-from bench.stream_wire import CHROMIUM, FRAME_RECORDER, BenchmarkFailed, Tab, _stopped_on_sigterm
+from bench.stream_wire import CHROMIUM, BenchmarkFailed, Tab, _stopped_on_sigterm
 from tests._processes import CHROMIUM_ARGS
 from tests.hostile_agent import history_messages
 
@@ -57,7 +57,7 @@ def main() -> None:
                 title = f"!history {PRIOR}"
                 waits, sizes, shown = [], [], 0
                 for _ in range(RUNS):
-                    other = _new_tab(tab.page.context.new_page())  # same browser (owner), a new tab: nothing cached
+                    other = Tab.start(tab.page.context.new_page())  # same browser (owner), a new tab: nothing cached
                     try:
                         first = other.frame_count()
                         _open_conversations(other.page)
@@ -68,8 +68,7 @@ def main() -> None:
                         waits.append(opened["usableAt"] - opened["clickedAt"])
                         sizes.append(sum(frame.size for frame in other.frames_since(first)))
                         shown = other.messages_shown()
-                        if other.problems:
-                            raise BenchmarkFailed("the browser reported errors:\n" + "\n".join(other.problems))
+                        other.check()
                     finally:
                         other.page.close()
                 print(f"open_{PRIOR}_until_usable: {statistics.median(waits):.0f} ms", flush=True)
@@ -79,19 +78,9 @@ def main() -> None:
             browser.close()
 
 
-def _new_tab(page: Page) -> Tab:
-    page.add_init_script(FRAME_RECORDER)
-    tab = Tab(page)
-    page.goto("/")
-    page.locator(".cui-composer").get_by_role("button", name="Send").wait_for()
-    tab.quiet()
-    return tab
-
-
 def _open_conversations(page: Page) -> None:
     page.get_by_role("button", name="Conversations").click()
-    if not page.locator(".cui-thread-open").first.is_visible():
-        page.locator(".cui-thread-open").first.wait_for()
+    page.locator(".cui-thread-open").first.wait_for()
     if page.locator(".cui-thread-open", has_text=f"!history {PRIOR}").count() == 0:
         raise BenchmarkFailed("the long conversation is not in the Conversations list")
 

@@ -33,6 +33,7 @@ from typing import Any
 
 from ag_ui.core import AssistantMessage, UserMessage
 
+from bench.stream_wire import most_in_one_second
 from copilot_ui.agents import Scrubber
 from copilot_ui.core import (
     AgentRunFinished,
@@ -105,8 +106,8 @@ async def stream_turn(interval_ms: float) -> TurnFigures:
     updates = sorted(tab.updates)
     gaps = [later - earlier for earlier, later in itertools.pairwise(flushes)]
     return TurnFigures(
-        updates_max_1s=most_in_one_second(updates),
-        flushes_max_1s=most_in_one_second(flushes),
+        updates_max_1s=most_in_one_second(updates, second=1.0),
+        flushes_max_1s=most_in_one_second(flushes, second=1.0),
         min_flush_gap_ms=min(gaps) * 1000 if gaps else float("nan"),
         updates=len(updates),
     )
@@ -138,16 +139,6 @@ def _time_flushes(sink: ViewSink) -> list[float]:
 
     sink.flush = timed  # type: ignore[method-assign]
     return starts
-
-
-def most_in_one_second(times: list[float]) -> int:
-    """The most stamps within any one second (times in seconds, ascending)."""
-    most, start = 0, 0
-    for end, stamp in enumerate(times):
-        while stamp - times[start] >= 1.0:
-            start += 1
-        most = max(most, end - start + 1)
-    return most
 
 
 if __name__ == "__main__":

@@ -293,11 +293,11 @@ def _appends(script: str) -> Iterator[tuple[str, int, str]]:
         yield tid, seq, piece
 
 
-def most_in_one_second(times: list[float]) -> int:
-    """The most frames stamped within any one second (times in ms, ascending)."""
+def most_in_one_second(times: list[float], second: float = 1000.0) -> int:
+    """The most stamps within any one second (ascending; in ms, or `second` tells the unit)."""
     most, start = 0, 0
-    for end, time_ in enumerate(times):
-        while time_ - times[start] >= 1000:
+    for end, stamp in enumerate(times):
+        while stamp - times[start] >= second:
             start += 1
         most = max(most, end - start + 1)
     return most
@@ -424,18 +424,27 @@ class Tab:
     def open(cls, browser: Browser, url: str) -> Iterator[Tab]:
         context = browser.new_context(viewport={"width": 1400, "height": 900}, base_url=url)
         try:
-            page = context.new_page()
-            page.set_default_timeout(TURN_TIMEOUT * 1000)
-            page.add_init_script(FRAME_RECORDER)
-            tab = cls(page)
-            page.goto("/")
-            page.locator(".cui-composer").get_by_role("button", name="Send").wait_for()
-            tab.quiet()
+            tab = cls.start(context.new_page())
             yield tab
-            if tab.problems:
-                raise BenchmarkFailed("the browser reported errors:\n" + "\n".join(tab.problems))
+            tab.check()
         finally:
             context.close()
+
+    @classmethod
+    def start(cls, page: Page) -> Tab:
+        """The app in this page (a new tab of its browser), its frames recorded, once it is ready and quiet."""
+        page.set_default_timeout(TURN_TIMEOUT * 1000)
+        page.add_init_script(FRAME_RECORDER)
+        tab = cls(page)
+        page.goto("/")
+        page.locator(".cui-composer").get_by_role("button", name="Send").wait_for()
+        tab.quiet()
+        return tab
+
+    def check(self) -> None:
+        """Fails when the browser reported an error in this tab."""
+        if self.problems:
+            raise BenchmarkFailed("the browser reported errors:\n" + "\n".join(self.problems))
 
     def _watch(self, websocket: WebSocket) -> None:
         websocket.on("framereceived", lambda frame: self._seen.append(frame if isinstance(frame, str) else frame.decode()))
