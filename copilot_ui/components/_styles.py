@@ -2,7 +2,8 @@
 
 Every rule is scoped under a `cui-` class: the app's own elements are never styled. Colours come
 from the Radix theme's variables, so the copilot follows the app's accent colour, radius and
-light or dark mode.
+light or dark mode. Corners use the theme's --radius-1..6; pills (the chips, the open buttons) stay
+pills unless the theme has no radius (Radix's own --radius-full is 0 except with radius="full").
 """
 
 SIDEBAR_CSS = (
@@ -17,11 +18,11 @@ SIDEBAR_CSS = (
 .cui-resize:hover, .cui-resize:focus-visible { background: var(--accent-a6); outline: none; }
 .cui-dock-open { position: fixed; right: 1rem; bottom: 1rem; z-index: 40; display: inline-flex; gap: 0.4rem;
   align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem;
-  border-radius: var(--radius-full, 999px); border: none;
+  border-radius: calc(9999px * var(--radius-factor, 1)); border: none;
   background: var(--accent-9); color: var(--accent-contrast); box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
 .cui-dock-open:focus-visible, .cui-popup-launcher:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 2px; }
 .cui-popup-launcher { position: fixed; right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem;
-  border-radius: var(--radius-full, 999px); border: none; background: var(--accent-9); color: var(--accent-contrast);
+  border-radius: calc(9999px * var(--radius-factor, 1)); border: none; background: var(--accent-9); color: var(--accent-contrast);
   font-size: 1.4rem;
   box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
 .cui-popup-panel { position: fixed; right: 1.25rem; bottom: 5.25rem; z-index: 40; width: min(26rem, calc(100vw - 2.5rem));
@@ -62,7 +63,8 @@ SIDEBAR_CSS = (
 .cui-edit { display: flex; flex-direction: column; gap: 0.3rem; width: 85%; }
 .cui-edit-buttons { display: flex; justify-content: flex-end; gap: 0.3rem; }
 .cui-chips { display: flex; flex-wrap: wrap; gap: 0.4rem; justify-content: center; margin-top: 0.75rem; }
-.cui-chip { font: inherit; font-size: 0.8rem; padding: 0.3rem 0.7rem; border-radius: var(--radius-full, 999px); cursor: pointer;
+.cui-chip { font: inherit; font-size: 0.8rem; padding: 0.3rem 0.7rem;
+  border-radius: calc(9999px * var(--radius-factor, 1)); cursor: pointer;
   border: 1px solid var(--accent-a7); background: var(--accent-a2); color: var(--accent-11); }
 .cui-chip:hover, .cui-chip:focus-visible { background: var(--accent-a4); }
 .cui-dev { border-top: 1px solid var(--gray-a4); font-size: 0.75rem; max-height: 40%; display: flex; flex-direction: column; }
@@ -89,7 +91,7 @@ SIDEBAR_CSS = (
 .cui-status { padding-left: 0.1rem; }
 .cui-notice { font-size: 0.8rem; color: var(--gray-11); }
 .cui-jump { position: sticky; bottom: 0.25rem; order: 10000; align-self: center; font: inherit; font-size: 0.8rem;
-  padding: 0.3rem 0.8rem; border-radius: var(--radius-full, 999px); border: 1px solid var(--gray-a6);
+  padding: 0.3rem 0.8rem; border-radius: calc(9999px * var(--radius-factor, 1)); border: 1px solid var(--gray-a6);
   background: var(--color-panel-solid);
   color: var(--gray-12); box-shadow: 0 2px 8px var(--black-a4); cursor: pointer; z-index: 1; }
 .cui-older { align-self: center; font-size: 0.8rem; color: var(--accent-11); background: none; border: none;
