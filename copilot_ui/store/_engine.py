@@ -8,6 +8,8 @@ two threads write at once. A `:memory:` database is one connection shared under 
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -45,17 +47,17 @@ def store_engine(url: URL, **options: Any) -> Engine:
     else:
         Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, **options, connect_args=connect_args)
-    _set_up_sqlite(engine, wal=not in_memory(url))
+    _set_up_sqlite(engine, wal=not in_memory(url), timeout=connect_args["timeout"])
     return engine
 
 
-def _set_up_sqlite(engine: Engine, *, wal: bool) -> None:
+def _set_up_sqlite(engine: Engine, *, wal: bool, timeout: float) -> None:
     @event.listens_for(engine, "connect")
     def connected(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # transactions begin below, not in the driver
         cursor = dbapi_connection.cursor()
         if wal:
-            cursor.execute("PRAGMA journal_mode=WAL")
+            _use_wal(cursor, timeout)
             cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe from corruption in WAL mode
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -64,3 +66,17 @@ def _set_up_sqlite(engine: Engine, *, wal: bool) -> None:
     def begin(connection: Any) -> None:
         writes = connection.get_execution_options().get("copilot_write", False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+def _use_wal(cursor: sqlite3.Cursor, timeout: float) -> None:
+    """Switch to WAL, waiting as any other statement would while another connection (a store opening at the same
+    time) holds the write lock: SQLite answers this pragma "database is locked" at once, without its busy handler."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 from alembic.autogenerate import compare_metadata
@@ -65,6 +66,16 @@ def test_stores_opening_one_empty_database_at_once_all_open(database_url):
     engine = create_engine(database_url)
     assert revision(engine) == HEAD
     engine.dispose()
+
+
+def test_a_store_opening_while_another_process_writes_to_its_new_sqlite_file_waits_its_turn(tmp_path):
+    path = tmp_path / "threads.db"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # as another process would
+    other.execute("BEGIN IMMEDIATE")  # writing to the file before it is in WAL mode
+    threading.Timer(0.3, other.execute, ["COMMIT"]).start()
+    with SQLThreadStore(path) as store:  # waits for the writer instead of failing "database is locked"
+        assert revision(store.engine) == HEAD
+    other.close()
 
 
 def test_the_store_leaves_an_apps_own_tables_and_migrations_alone(database_url):
