@@ -21,13 +21,12 @@ import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
-from ag_ui.core import AssistantMessage, UserMessage
 from sqlalchemy import text
 
-from copilot_ui.core import Thread
 from copilot_ui.store import SQLThreadStore
 from tests.services import ServiceUnavailable, running_postgres
 from tests.store.meter import WriteMeter
+from tests.store.threads import add_turn, stored_thread
 
 WORK = Path(__file__).resolve().parent / ".work" / "store"
 OWNER = "bench"
@@ -51,7 +50,7 @@ def main() -> None:
 
 def turn_cost(store: SQLThreadStore, prior: int) -> tuple[WriteMeter, float, int]:
     """What saving one turn writes and takes, on a thread of `prior` stored messages (median of 5 turns)."""
-    thread = stored_thread(store, prior)
+    thread = stored_thread(store, prior, OWNER)
     results = []
     for turn in range(5):
         add_turn(thread, turn)
@@ -67,7 +66,7 @@ def turn_cost(store: SQLThreadStore, prior: int) -> tuple[WriteMeter, float, int
 def load_seconds(url: object, messages: int = 1_000) -> float:
     """Best of 5: a new store opening a stored thread of `messages` messages."""
     with SQLThreadStore(url) as store:
-        thread_id = stored_thread(store, messages).id
+        thread_id = stored_thread(store, messages, OWNER).id
     best = float("inf")
     for _ in range(5):
         with SQLThreadStore(url) as store:
@@ -85,7 +84,7 @@ def postgres_figures() -> None:
             url = server.url(server.create_database())
             with SQLThreadStore(url) as store:
                 for prior in (10, 1_000):
-                    thread = stored_thread(store, prior)
+                    thread = stored_thread(store, prior, OWNER)
                     add_turn(thread, 0)
                     before = wal_written(store)
                     with WriteMeter(store.engine) as meter:
@@ -106,7 +105,7 @@ def wal_written(store: SQLThreadStore) -> int:
 def memory_of_stored_threads(count: int, messages: int) -> tuple[int, int, int]:
     """Bytes traced: with no thread open, with all open, and what the store remembers of the open ones."""
     with sqlite_store("memory.db") as store:
-        ids = [stored_thread(store, messages).id for _ in range(count)]
+        ids = [stored_thread(store, messages, OWNER).id for _ in range(count)]
         gc.collect()
         tracemalloc.start()
         try:
@@ -125,21 +124,6 @@ def memory_of_stored_threads(count: int, messages: int) -> tuple[int, int, int]:
         finally:
             tracemalloc.stop()
     return closed, opened, remembered
-
-
-def stored_thread(store: SQLThreadStore, messages: int) -> Thread:
-    """A stored thread of questions and answers of about 150 characters each."""
-    thread = Thread(store.create(OWNER, agent="default").id)
-    for n in range(messages // 2):
-        thread.add_message(UserMessage(id=f"u{n}", content=f"question {n}: " + "lorem ipsum " * 12))
-        thread.add_message(AssistantMessage(id=f"a{n}", content=f"answer {n}: " + "dolor sit amet " * 10))
-    store.save(OWNER, thread)
-    return thread
-
-
-def add_turn(thread: Thread, turn: int) -> None:
-    thread.add_user_message(f"one more question, number {turn}: " + "lorem ipsum " * 10)
-    thread.add_message(AssistantMessage(id=f"reply-{turn}-{len(thread)}", content="one more answer: " + "dolor sit amet " * 10))
 
 
 @contextlib.contextmanager

@@ -6,20 +6,7 @@ from ag_ui.core import AssistantMessage, FunctionCall, Interrupt, ToolCall, User
 
 from copilot_ui.core import Approve, Thread
 from tests.store.meter import WriteMeter
-
-
-def stored_thread(store, messages: int, owner: str = "alice") -> Thread:
-    thread = Thread(store.create(owner, agent="default").id)
-    for n in range(messages // 2):
-        thread.add_message(UserMessage(id=f"u{n}", content=f"question {n} " + "x" * 150))
-        thread.add_message(AssistantMessage(id=f"a{n}", content=f"answer {n} " + "y" * 150))
-    store.save(owner, thread)
-    return thread
-
-
-def add_turn(thread: Thread, n: int = 0) -> None:
-    thread.add_user_message(f"one more question {n}")
-    thread.add_message(AssistantMessage(id=f"reply-{n}-{len(thread)}", content="one more answer"))
+from tests.store.threads import add_turn, stored_thread
 
 
 def contents(thread: Thread) -> list[tuple[str, str, object]]:
