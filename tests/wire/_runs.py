@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -72,3 +73,15 @@ def of_type(events: Iterable[BaseEvent], kind: str) -> list[Any]:
 def roles(messages: Iterable[Message]) -> list[str]:
     """The roles of the messages, in order."""
     return [message.role for message in messages]
+
+
+def pending_calls(thread: Thread) -> list[tuple[str, dict[str, Any]]]:
+    """The calls the page must answer after the last run: (tool, arguments)."""
+    calls = [thread.tool_call(call_id) for call_id in outcome(thread).pending_tool_call_ids]
+    return [(call.function.name, json.loads(call.function.arguments)) for call in calls if call is not None]
+
+
+def reply(thread: Thread) -> str:
+    """What the agent said last."""
+    assert thread.messages[-1].role == "assistant"
+    return thread.messages[-1].content or ""

@@ -19,7 +19,7 @@ from copilot_ui.protocol import Thread
 from copilot_ui.server import DEMO_PHRASES, ReportState, builtin_agent, demo_backend_tools, demo_model
 
 from ._dashboard import PAGE, PAGE_TOOLS, dashboard
-from ._runs import apply_run, of_type, outcome, roles, run_input, thread_saying
+from ._runs import apply_run, of_type, outcome, pending_calls, reply, roles, run_input, thread_saying
 from ._timed import arrivals, first_arrival, timed_run
 
 
@@ -42,18 +42,6 @@ async def answer(agent: Agent, thread: Thread, *results: str, errors: tuple[str,
         error = errors[index] if index < len(errors) else None
         thread.add_tool_result(call_id, content, error=error)
     return await apply_run(agent, run_input(thread, tools=PAGE_TOOLS, context=dashboard(**page)), thread)
-
-
-def pending_calls(thread: Thread) -> list[tuple[str, dict[str, Any]]]:
-    """The calls the page must answer: (tool, arguments)."""
-    calls = [thread.tool_call(call_id) for call_id in outcome(thread).pending_tool_call_ids]
-    return [(call.function.name, json.loads(call.function.arguments)) for call in calls if call is not None]
-
-
-def reply(thread: Thread) -> str:
-    """What the agent said last."""
-    assert thread.messages[-1].role == "assistant"
-    return thread.messages[-1].content or ""
 
 
 # Each phrase calls its tool

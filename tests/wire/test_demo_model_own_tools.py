@@ -6,9 +6,6 @@ to the built-in agent on the demo model, as a new app does; the page's part is p
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 from ag_ui.core import BaseEvent, Tool
 
@@ -17,7 +14,7 @@ from copilot_ui.protocol import Thread
 from copilot_ui.server import DEMO_PHRASES, builtin_agent, demo_model
 
 from ._dashboard import PAGE_TOOLS, dashboard
-from ._runs import apply_run, of_type, outcome, run_input, thread_saying
+from ._runs import apply_run, of_type, outcome, pending_calls, reply, run_input, thread_saying
 
 SET_GREETING = Tool(
     name="set_greeting",
@@ -54,16 +51,6 @@ async def answer(agent: Agent, thread: Thread, content: str, error: str | None =
     [call_id] = outcome(thread).pending_tool_call_ids
     thread.add_tool_result(call_id, content, error=error)
     await apply_run(agent, run_input(thread, tools=OWN_TOOLS), thread)
-
-
-def pending_calls(thread: Thread) -> list[tuple[str, dict[str, Any]]]:
-    calls = [thread.tool_call(call_id) for call_id in outcome(thread).pending_tool_call_ids or []]
-    return [(call.function.name, json.loads(call.function.arguments)) for call in calls if call is not None]
-
-
-def reply(thread: Thread) -> str:
-    assert thread.messages[-1].role == "assistant"
-    return thread.messages[-1].content or ""
 
 
 async def test_the_words_after_a_tools_name_are_its_one_text_parameter(agent: Agent):
