@@ -53,6 +53,9 @@ class Snapshot:
     bookkeeping: str
     notes: str | None  # None: leave the stored notes as they are
     auto_title: str
+    state_digest: bytes  # digests of the JSON columns, compared with Written's (taken here, outside the write lock)
+    bookkeeping_digest: bytes
+    notes_digest: bytes | None
 
 
 @dataclass(slots=True)
@@ -72,14 +75,19 @@ def snapshot(thread: Thread, notes: list[dict[str, Any]] | None) -> Snapshot:
     """Serialize the thread once: message rows, state, bookkeeping, notes."""
     messages = thread.messages
     bodies = [message_json(message) for message in messages]
+    state, bookkeeping = to_json(thread.state), to_json(thread.bookkeeping_json())
+    notes_json = None if notes is None else to_json(notes)
     return Snapshot(
         keys=row_keys(messages),
         digests=[digest(body) for body in bodies],
         bodies=bodies,
-        state=to_json(thread.state),
-        bookkeeping=to_json(thread.bookkeeping_json()),
-        notes=None if notes is None else to_json(notes),
+        state=state,
+        bookkeeping=bookkeeping,
+        notes=notes_json,
         auto_title=automatic_title(thread),
+        state_digest=digest(state),
+        bookkeeping_digest=digest(bookkeeping),
+        notes_digest=None if notes_json is None else digest(notes_json),
     )
 
 

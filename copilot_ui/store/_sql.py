@@ -113,7 +113,7 @@ class SQLThreadStore(ThreadStore):
             row = self._thread_row(db, owner, thread.id, lock=True)
             if row is None:
                 raise ThreadNotFound(thread.id)
-            written = self._remembered(thread, owner, row) or _read_written(db, owner, thread.id, row)
+            written = self._remembered(thread, owner, row) or _read_written(db, owner, row)
             changes = message_changes(written, now)
             values = _changed_columns(row, written, now)
             if changes or values:
@@ -141,23 +141,10 @@ class SQLThreadStore(ThreadStore):
         bodies = "[" + ",".join(body for _, _, body in stored) + "]"  # one parse for the whole conversation
         thread = Thread(thread_id, _MESSAGES.validate_json(bodies), json.loads(row.state))
         thread.restore_bookkeeping(json.loads(row.bookkeeping))
+        stored_keys = [key for key, _, _ in stored]
         keys = row_keys(thread.messages)  # the same keys, as the messages' own strings
-        if keys != [key for key, _, _ in stored]:
-            keys = [key for key, _, _ in stored]
-        self._remember(
-            thread,
-            Written(
-                owner=owner,
-                thread_id=thread_id,
-                pk=row.pk,
-                revision=row.revision,
-                keys=keys,
-                digests=b"".join(bytes(value) for _, value, _ in stored),
-                state=digest(row.state),
-                bookkeeping=digest(row.bookkeeping),
-                notes=digest(row.notes),
-            ),
-        )
+        digests = [value for _, value, _ in stored]
+        self._remember(thread, _written(owner, row, keys if keys == stored_keys else stored_keys, digests, row))
         return StoredThread(thread=thread, summary=_summary(row), notes=json.loads(row.notes))
 
     def list(
@@ -234,32 +221,37 @@ class SQLThreadStore(ThreadStore):
             self._written[thread] = written
 
 
-def _read_written(db: Connection, owner: str, thread_id: str, row: Row) -> Written:
+def _read_written(db: Connection, owner: str, row: Row) -> Written:
     """What the database holds of a thread, as digests (the messages' bodies are not read)."""
     m, t = messages.c, threads.c
     stored = db.execute(select(m.message_key, m.digest).where(m.thread_pk == row.pk).order_by(m.position)).all()
-    state, bookkeeping, notes = db.execute(select(t.state, t.bookkeeping, t.notes).where(t.pk == row.pk)).one()
+    columns = db.execute(select(t.state, t.bookkeeping, t.notes).where(t.pk == row.pk)).one()
+    return _written(owner, row, [key for key, _ in stored], [value for _, value in stored], columns)
+
+
+def _written(owner: str, row: Row, keys: list[str], digests: list[bytes], columns: Row) -> Written:
+    """What the database holds of a thread: its row, its message keys and digests, its JSON columns' text."""
     return Written(
         owner=owner,
-        thread_id=thread_id,
+        thread_id=row.id,
         pk=row.pk,
         revision=row.revision,
-        keys=[key for key, _ in stored],
-        digests=b"".join(bytes(value) for _, value in stored),
-        state=digest(state),
-        bookkeeping=digest(bookkeeping),
-        notes=digest(notes),
+        keys=keys,
+        digests=b"".join(bytes(value) for value in digests),
+        state=digest(columns.state),
+        bookkeeping=digest(columns.bookkeeping),
+        notes=digest(columns.notes),
     )
 
 
 def _changed_columns(row: Row, written: Written, now: Snapshot) -> dict[str, Any]:
     """The thread row's columns that the snapshot changes (the messages aside)."""
     values: dict[str, Any] = {}
-    if digest(now.state) != written.state:
+    if now.state_digest != written.state:
         values["state"] = now.state
-    if digest(now.bookkeeping) != written.bookkeeping:
+    if now.bookkeeping_digest != written.bookkeeping:
         values["bookkeeping"] = now.bookkeeping
-    if now.notes is not None and digest(now.notes) != written.notes:
+    if now.notes_digest is not None and now.notes_digest != written.notes:
         values["notes"] = now.notes
     if now.auto_title != row.auto_title:
         values["auto_title"] = now.auto_title
@@ -291,9 +283,9 @@ def _written_after(before: Written, now: Snapshot, revision: int) -> Written:
         revision=revision,
         keys=now.keys,
         digests=b"".join(now.digests),
-        state=digest(now.state),
-        bookkeeping=digest(now.bookkeeping),
-        notes=before.notes if now.notes is None else digest(now.notes),
+        state=now.state_digest,
+        bookkeeping=now.bookkeeping_digest,
+        notes=before.notes if now.notes_digest is None else now.notes_digest,
     )
 
 
