@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ag_ui.core import Interrupt, ToolCall
 
-from ._calls import canonical_json, parse_arguments
+from ._calls import canonical_json, parse_arguments, signature
 from ._decisions import Answer, Approve, Decision, Deny
 
 Kind = Literal["approval", "input"]
@@ -36,17 +36,17 @@ class Awaiting:
 
 def call_digest(name: str, arguments: Any, message: str = "") -> str:
     """A short digest of a call as shown: its name, its arguments (canonical JSON), and an interrupt's message."""
-    text = name + "\x00" + canonical_json(arguments) + ("\x00" + message if message else "")
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return _short_hash(name + "\x00" + canonical_json(arguments) + ("\x00" + message if message else ""))
 
 
 def digest_of_call(call: ToolCall) -> str:
-    """The digest of a tool call as the agent sent it (arguments that are not JSON count as their text)."""
-    try:
-        arguments: Any = parse_arguments(call)
-    except ValueError:
-        arguments = call.function.arguments
-    return call_digest(call.function.name, arguments)
+    """The digest of a tool call as the agent sent it: call_digest of its signature (no message)."""
+    return _short_hash(signature(call))
+
+
+def interrupt_key(interrupt: Interrupt) -> str:
+    """The key an interrupt waits under: its tool call's id, or its own."""
+    return interrupt.tool_call_id or interrupt.id
 
 
 def interrupt_as_shown(interrupt: Interrupt, call: ToolCall | None) -> Awaiting:
@@ -58,8 +58,7 @@ def interrupt_as_shown(interrupt: Interrupt, call: ToolCall | None) -> Awaiting:
         arguments = {}
     kind: Kind = "approval" if interrupt.reason in ("tool_call", "confirmation") else "input"
     message = interrupt.message or ""
-    key = interrupt.tool_call_id or interrupt.id
-    return Awaiting(key, kind, call_digest(name, arguments, message), name, arguments, message, interrupt.id)
+    return Awaiting(interrupt_key(interrupt), kind, call_digest(name, arguments, message), name, arguments, message, interrupt.id)
 
 
 def fits(kind: Kind, decision: Decision) -> bool:
@@ -67,3 +66,7 @@ def fits(kind: Kind, decision: Decision) -> bool:
     if isinstance(decision, Deny):
         return True
     return isinstance(decision, Approve) if kind == "approval" else isinstance(decision, Answer)
+
+
+def _short_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 from ag_ui.core import ToolCall
 
+from ._awaiting import interrupt_key
 from ._decisions import Deny
 from ._events import TurnEnded
-from ._interrupts import interrupt_key
 from ._outcome import TurnOutcome
 from ._results import Notify, Status, record_result
 from ._thread import Thread

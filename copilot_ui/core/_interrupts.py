@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ag_ui.core import Interrupt, ResumeEntry
+from ag_ui.core import ResumeEntry
 
-from ._awaiting import Awaiting, interrupt_as_shown
+from ._awaiting import Awaiting, interrupt_key
 from ._decisions import Answer, Approve, Decision, Deny
 from ._events import AwaitingPerson
 from ._thread import Thread
@@ -21,28 +21,24 @@ if TYPE_CHECKING:
     from ._drive import Drive
 
 
-def interrupt_key(interrupt: Interrupt) -> str:
-    """The key an interrupt waits under: its tool call's id, or its own."""
-    return interrupt.tool_call_id or interrupt.id
-
-
 def interrupts_decided(drive: Drive) -> bool:
     """Every open interrupt has a decision (with no person to ask, every one counts as denied)."""
     if not drive.loop.ask_person:
         return True
-    return all(_decided(drive.thread, interrupt) for interrupt in drive.thread.interrupts)
+    thread = drive.thread
+    return all(_decided(thread, thread.interrupt_shown(interrupt)) for interrupt in thread.interrupts)
 
 
 async def announce_interrupts(drive: Drive) -> None:
     """Show each undecided interrupt to the person, once per drive; one that changed since it was shown is asked anew."""
     thread = drive.thread
     for interrupt in thread.interrupts:
-        shown = _as_shown(thread, interrupt)
+        shown = thread.interrupt_shown(interrupt)
         before = thread.awaiting.get(shown.key)
         if before is not None and before.digest != shown.digest:
             thread.forget_waiting(shown.key)  # the agent asks something else under the same key now
             drive.announced.discard(shown.key)
-        if shown.key in drive.announced or _decided(thread, interrupt):
+        if shown.key in drive.announced or _decided(thread, shown):
             continue
         drive.announced.add(shown.key)
         thread.awaiting[shown.key] = shown
@@ -73,17 +69,12 @@ def use_up_interrupts(thread: Thread) -> None:
     thread.interrupts = []
 
 
-def _as_shown(thread: Thread, interrupt: Interrupt) -> Awaiting:
-    return interrupt_as_shown(interrupt, thread.tool_call(interrupt.tool_call_id) if interrupt.tool_call_id else None)
-
-
-def _decided(thread: Thread, interrupt: Interrupt) -> bool:
-    """Decided on as it is now: a decision made on what the interrupt said before does not count."""
-    key = interrupt_key(interrupt)
-    if key not in thread.decisions:
+def _decided(thread: Thread, now: Awaiting) -> bool:
+    """Decided on as the interrupt is now: a decision made on what it said before does not count."""
+    if now.key not in thread.decisions:
         return False
-    shown = thread.awaiting.get(key)
-    return shown is None or shown.digest == _as_shown(thread, interrupt).digest  # None: the loop decided for the person
+    shown = thread.awaiting.get(now.key)
+    return shown is None or shown.digest == now.digest  # None: the loop decided for the person
 
 
 _CANCELLED = object()

@@ -97,13 +97,14 @@ class Thread(protocol.Thread):
             return "it is no longer open"
         return None
 
+    def interrupt_shown(self, interrupt: Interrupt) -> Awaiting:
+        """An agent's interrupt as the person is shown it now (with its call, where it names one)."""
+        return interrupt_as_shown(interrupt, self.tool_call(interrupt.tool_call_id) if interrupt.tool_call_id else None)
+
     def _still_open(self, shown: Awaiting) -> bool:
         if shown.interrupt_id is not None:
             interrupt = next((each for each in self.interrupts if each.id == shown.interrupt_id), None)
-            if interrupt is None:
-                return False
-            call = self.tool_call(interrupt.tool_call_id) if interrupt.tool_call_id else None
-            return interrupt_as_shown(interrupt, call).digest == shown.digest
+            return interrupt is not None and self.interrupt_shown(interrupt).digest == shown.digest
         call = self.tool_call(shown.key)
         return call is not None and self.result_of(shown.key) is None and digest_of_call(call) == shown.digest
 
