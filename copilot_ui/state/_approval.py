@@ -15,7 +15,7 @@ from typing import Any
 import reflex as rx
 from ag_ui.core import ToolCall
 
-from ..core import Thread, Tool, parse_arguments
+from ..core import Tool, parse_arguments
 from ._declarations import ToolUI
 
 _KINDS = {"string": "text", "number": "number", "integer": "integer", "boolean": "boolean"}
@@ -150,7 +150,7 @@ def _sentence(name: str, arguments: dict[str, Any], tool: Tool | None, ui: ToolU
     return description
 
 
-def pending_approval(thread: Thread, items: list[dict[str, Any]], dismissed: list[str]) -> tuple[str, str] | None:
+def pending_approval(items: list[dict[str, Any]], dismissed: list[str]) -> tuple[str, str] | None:
     """The first card waiting for approval that the person has not decided nor set aside: (item id, digest)."""
     for item in items:
         if item.get("s") == "awaiting_approval" and item["id"] not in dismissed:

@@ -323,27 +323,30 @@ class CopilotState(rx.State):
         thread, conversation = self.get_value("_thread"), self.get_value("_conversation")
         if thread is None or conversation is None:
             thread = Thread()
-            conversation = self._take(thread, None, agent_id=self._agent_id)  # an agent picked before the first message
+            conversation, _ = self._take(thread, None, agent_id=self._agent_id)  # an agent picked before the first message
         return thread, conversation
 
     async def _switch(self, thread: Thread, conversation: Conversation | None, agent_id: str = "") -> None:
         """Show this conversation in the tab, whether a run is working on it, and what waits for approval in it."""
-        conversation = self._take(thread, conversation, agent_id)
+        conversation, items = self._take(thread, conversation, agent_id)
         approval = await self.get_state(ApprovalState)
         approval._dismissed.clear()
-        self._offer_approval(thread, conversation, conversation.items(thread), approval)
+        self._offer_approval(thread, conversation, items, approval)
         live = await self.get_state(LiveState)
         live.running, live.status = drives.running(thread.id) is not None, ""
 
-    def _take(self, thread: Thread, conversation: Conversation | None, agent_id: str = "") -> Conversation:
-        """Show this conversation in the tab (a new one when `conversation` is None)."""
+    def _take(
+        self, thread: Thread, conversation: Conversation | None, agent_id: str = ""
+    ) -> tuple[Conversation, list[dict[str, Any]]]:
+        """Show this conversation in the tab (a new one when `conversation` is None); its view and its items."""
         conversation = conversation or Conversation.of(thread.id)
         self._thread, self._conversation, self._agent_id = thread, conversation, agent_id
         shown = agent_id or self._page_agent
         self.thread_id, self.agent, self.demo, self.suggestions = thread.id, shown, copilot.is_demo(shown), []
         self.items, self.older, self.has_older, self._older_from = [], [], False, -1
-        self._show(conversation.items(thread))
-        return conversation
+        items = conversation.items(thread)
+        self._show(items)
+        return conversation, items
 
     async def _decide(self, item_id: str, digest: str, decision: Decision) -> AsyncIterator[Any]:
         async def resume(drive: drives.Drive) -> Any:
@@ -406,7 +409,7 @@ class CopilotState(rx.State):
 
     def _offer_approval(self, thread: Thread, conversation: Conversation, items: list[dict[str, Any]], approval: Any) -> None:
         """Open the approval dialog on the first call that waits for one (or close it when none waits)."""
-        pending = pending_approval(thread, items, approval._dismissed)
+        pending = pending_approval(items, approval._dismissed)
         if pending is None:
             approval._open_on(None)
             return

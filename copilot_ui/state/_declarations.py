@@ -102,8 +102,7 @@ class Copilot:
 
     def scrubber(self) -> Scrubber:
         """What keeps secrets out of what people see: the agents' configured secrets and API keys in the environment."""
-        secrets = getattr(self.agents, "secrets", None)
-        return Scrubber.from_environment().with_secrets(secrets() if secrets is not None else [])
+        return Scrubber.from_environment().with_secrets(self.agents.secrets())
 
     def rendered_tools(self) -> frozenset[str]:
         """Names of the tools whose calls the app draws itself (their cards get the call's data)."""
@@ -131,7 +130,7 @@ class Copilot:
         """
 
         def register(handler: F) -> F:
-            self._add(tool_from_function(handler, **self._ui_options(handler, options)))
+            self.add_tool(tool_from_function(handler, **self._ui_options(handler, options)))
             return handler
 
         return register(function) if function is not None else register
@@ -148,7 +147,7 @@ class Copilot:
             ui = self._ui_options(handler, options)
             if "answer" in inspect.signature(handler).parameters:
                 self.tool_ui[ui.get("name") or handler.__name__] = ToolUI(answer=handler)
-            self._add(tool_from_function(handler, kind="human", exclude=("answer",), **ui))
+            self.add_tool(tool_from_function(handler, kind="human", exclude=("answer",), **ui))
             return handler
 
         return register(function) if function is not None else register
@@ -167,7 +166,7 @@ class Copilot:
             tool = tool_from_function(declaration, timeout=timeout + 5, **ui)
             tool.handler = browser_handler(script, timeout)
             tool.context_parameter = "context"
-            self._add(tool)
+            self.add_tool(tool)
             return declaration
 
         return register(function) if function is not None else register
@@ -205,18 +204,12 @@ class Copilot:
             self.tool_ui[name] = ToolUI(describe=describe, editable=tuple(editable) if isinstance(editable, list) else editable)
         return options
 
-    def _add(self, tool: Tool) -> Tool:
-        return self.toolbox.add(tool)
-
     def add_tool(self, tool: Tool) -> Tool:
         """Register a tool made by hand."""
         return self.toolbox.add(tool)
 
     def tool(self, name: str) -> Tool | None:
         """The tool of this name (as any agent finds it)."""
-        return self._tool_named(name)
-
-    def _tool_named(self, name: str) -> Tool | None:
         return next((tool for tool in self.toolbox if tool.name == name), None)
 
     def context(self, state: type | None = None, *, description: str) -> Callable[[F], F]:

@@ -53,7 +53,7 @@ from ..core import (
 )
 from ._dev_console import DevConsole
 from ._shared_state import SharedState
-from ._view import Conversation, LiveMarks, arguments_text, pretty_json, question_of
+from ._view import Conversation, LiveMarks, arguments_text, drawn_by_app, pretty_json, question_of
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
@@ -95,6 +95,7 @@ class ViewSink:
         self.marks = LiveMarks()
         self._scrubber = scrubber
         self._rendered = rendered
+        self._drawn: set[str] = set()  # call ids whose arguments stream into an app's renderer
         self._shared = shared
         self._shared_good: Any = copy.deepcopy(thread.state)  # the agent's state as it last fitted the app's fields
         self._shared_values: dict[str, Any] = {}  # fields of the app's state to write at the next flush
@@ -205,20 +206,23 @@ class ViewSink:
     def _tool_started(self, event: ToolCallStarted) -> None:
         self._agent_spoke(event)
         self.marks.arguments.add(event.call_id)
+        if drawn_by_app(event.tool_name, self._rendered):
+            self._drawn.add(event.call_id)
         self._items_changed()
 
     def _tool_arguments(self, event: ToolCallArguments) -> None:
         self._agent_spoke(event)
         self._append(self.conversation.call_item(event.call_id) + ".a", event.delta)
-        if self._rendered:
-            self._items_changed()  # an app's renderer draws the arguments so far
+        if event.call_id in self._drawn:
+            self._items_changed()  # the app's renderer draws the arguments so far; the default card needs no item change
 
     def _tool_ended(self, event: ToolCallEnded) -> None:
         self._agent_spoke(event)
         self.marks.arguments.discard(event.call_id)
+        self._drawn.discard(event.call_id)
         call = self.thread.tool_call(event.call_id)
         if call is not None:
-            self._whole(self.conversation.call_item(event.call_id) + ".a", arguments_text(self.thread, call))
+            self._whole(self.conversation.call_item(event.call_id) + ".a", arguments_text(call))
         self._items_changed()
 
     def _execution_started(self, event: ToolExecutionStarted) -> None:
@@ -417,13 +421,10 @@ class ViewSink:
                     await self._nudge.wait()
         await self.flush()
 
-    def _pending_text(self) -> int:
-        return self._pending_chars
-
     def _cannot_wait(self) -> bool:
         """Whether what is pending must go at the next allowed flush (else it waits up to TEXT_WAIT for more)."""
         items_now = self._items_dirty and not self._items_can_wait
-        return self._urgent or items_now or self._status_dirty or self._pending_text() >= TEXT_BATCH
+        return self._urgent or items_now or self._status_dirty or self._pending_chars >= TEXT_BATCH
 
     def _has_news(self) -> bool:
         return (

@@ -198,7 +198,7 @@ class Conversation:
             card["s"] = "pending"
         if call.id in marks.progress:
             card["p"] = marks.progress[call.id]
-        if name in rendered or "*" in rendered:
+        if drawn_by_app(name, rendered):
             card["args"] = _arguments_so_far(thread, call)
             if result is not None and isinstance(result.content, str):
                 card["res"] = result.content[:RENDERED_FIELD_LIMIT]
@@ -228,7 +228,7 @@ class Conversation:
         if call is None:
             return None
         if part == "a":
-            return arguments_text(thread, call)
+            return arguments_text(call)
         if part == "r":
             result = thread.result_of(call.id)
             return _text(result.content) if result is not None else ""
@@ -237,7 +237,12 @@ class Conversation:
         return None
 
 
-def arguments_text(thread: Thread, call: ToolCall) -> str:
+def drawn_by_app(tool_name: str, rendered: frozenset[str]) -> bool:
+    """Whether an app's renderer draws this tool's calls (one for its name, or the wildcard)."""
+    return tool_name in rendered or "*" in rendered
+
+
+def arguments_text(call: ToolCall) -> str:
     """A call's arguments as a person reads them: pretty JSON, or the raw text when it is not valid JSON."""
     try:
         return pretty_json(parse_arguments(call))
