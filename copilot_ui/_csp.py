@@ -54,11 +54,12 @@ class _Policy:
         self.images, self.scripts, self.frames, self.connect = images, scripts, frames, connect
         self._by_page: dict[bytes, str] = {}
 
-    def header(self, page: bytes) -> str:
-        """The policy for a page: its own inline scripts allowed by hash."""
-        key = hashlib.sha256(page).digest()
+    def header(self, served: bytes, start: Message) -> str:
+        """The policy for a page as served: its own inline scripts allowed by hash (a page is decoded once, not per request)."""
+        key = hashlib.sha256(_encoding(start) + b"\x00" + served).digest()
         value = self._by_page.get(key)
         if value is None:
+            page = _decoded(served, start)
             hashes = sorted({_hash(body) for body in _INLINE_SCRIPT.findall(page) if body.strip()})
             value = self._by_page[key] = "; ".join(
                 [
@@ -93,7 +94,7 @@ class _PolicyMiddleware:
             return
         if _is_page_path(scope.get("path", "")):
             # A page is read to hash its scripts: in an encoding we can read (identity or gzip), as a body, not a path.
-            headers = [(k, b"gzip" if k.lower() == b"accept-encoding" else v) for k, v in scope["headers"]]
+            headers = [(k, _readable(v) if k.lower() == b"accept-encoding" else v) for k, v in scope["headers"]]
             extensions = {k: v for k, v in scope.get("extensions", {}).items() if k != "http.response.pathsend"}
             scope = {**scope, "headers": headers, "extensions": extensions}
         start: Message | None = None
@@ -114,7 +115,7 @@ class _PolicyMiddleware:
                     if message.get("more_body", False):
                         return
                 page = b"".join(body)
-                policy = self.policy.header(_decoded(page, start))
+                policy = self.policy.header(page, start)
                 headers = [
                     (name, value)
                     for name, value in start.get("headers", [])
@@ -144,15 +145,23 @@ def _is_html(start: Message) -> bool:
     return False
 
 
+def _readable(accepted: bytes) -> bytes:
+    """Of the encodings a client accepts, one this middleware can read: gzip where it is among them."""
+    return b"gzip" if b"gzip" in accepted.lower() else b"identity"
+
+
+def _encoding(start: Message) -> bytes:
+    return next((value.strip().lower() for name, value in start.get("headers", []) if name.lower() == b"content-encoding"), b"")
+
+
 def _decoded(page: bytes, start: Message) -> bytes:
     """The page as the browser reads it (precompressed pages are served gzipped)."""
-    for name, value in start.get("headers", []):
-        if name.lower() == b"content-encoding" and value.strip().lower() == b"gzip":
-            try:
-                return gzip.decompress(page)
-            except (OSError, EOFError):
-                return b""
-    return page
+    if _encoding(start) != b"gzip":
+        return page
+    try:
+        return gzip.decompress(page)
+    except (OSError, EOFError):
+        return b""
 
 
 def _hash(script: bytes) -> str:
