@@ -13,6 +13,10 @@ export PATH := $(BIN):$(PATH)
 
 .PHONY: install run test bench lint browser services clean
 
+# Debian packages, as root: the package lists are refreshed (once) only when they are too old to install from.
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+apt_install = $(APT_GET) $(1) >/dev/null || { apt-get update -qq && $(APT_GET) $(1) >/dev/null; }
+
 install: $(STAMP)
 
 $(STAMP): requirements.txt
@@ -38,8 +42,7 @@ browser:
 	@if [ -x /usr/bin/chromium ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "Installing Debian's chromium for the browser tests"; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; \
+		$(call apt_install,chromium); \
 	else $(BIN)/playwright install chromium; fi
 
 # PostgreSQL and redis-server for the store's tests (which start throwaway servers of their own): Debian's packages
@@ -51,8 +54,7 @@ services:
 	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "Installing Debian's$$missing for the store tests"; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; \
+		$(call apt_install,$$missing); \
 	else echo "No$$missing here: the tests that need it are skipped (make test installs it when run as root)"; fi
 
 clean:

@@ -16,15 +16,14 @@ SIDEBAR_CSS = (
 .cui-sidebar[data-narrow="true"] { position: fixed; inset: 0; width: 100vw; height: 100dvh; z-index: 50; border: none; }
 .cui-resize { width: 6px; margin-left: -3px; cursor: col-resize; flex-shrink: 0; position: relative; z-index: 1; }
 .cui-resize:hover, .cui-resize:focus-visible { background: var(--accent-a6); outline: none; }
-.cui-dock-open { position: fixed; right: 1rem; bottom: 1rem; z-index: 40; display: inline-flex; gap: 0.4rem;
-  align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem;
-  border-radius: calc(9999px * var(--radius-factor, 1)); border: none;
-  background: var(--accent-9); color: var(--accent-contrast); box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
-.cui-dock-open:focus-visible, .cui-popup-launcher:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 2px; }
-.cui-popup-launcher { position: fixed; right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem;
-  border-radius: calc(9999px * var(--radius-factor, 1)); border: none; background: var(--accent-9); color: var(--accent-contrast);
-  font-size: 1.4rem;
+/* Pills: Radix's --radius-full is 0 unless the theme's radius is "full"; these follow --radius-factor instead. */
+.cui-dock-open, .cui-popup-launcher, .cui-chip, .cui-jump { border-radius: calc(9999px * var(--radius-factor, 1)); }
+.cui-dock-open, .cui-popup-launcher { position: fixed; border: none; background: var(--accent-9); color: var(--accent-contrast);
   box-shadow: 0 4px 14px var(--black-a5); cursor: pointer; }
+.cui-dock-open { right: 1rem; bottom: 1rem; z-index: 40; display: inline-flex; gap: 0.4rem;
+  align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem; }
+.cui-dock-open:focus-visible, .cui-popup-launcher:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 2px; }
+.cui-popup-launcher { right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem; font-size: 1.4rem; }
 .cui-popup-panel { position: fixed; right: 1.25rem; bottom: 5.25rem; z-index: 40; width: min(26rem, calc(100vw - 2.5rem));
   height: min(40rem, calc(100dvh - 7rem)); display: flex; border-radius: var(--radius-6); overflow: hidden;
   border: 1px solid var(--gray-a5); background: var(--color-panel-solid); box-shadow: 0 12px 40px var(--black-a6); }
@@ -63,8 +62,7 @@ SIDEBAR_CSS = (
 .cui-edit { display: flex; flex-direction: column; gap: 0.3rem; width: 85%; }
 .cui-edit-buttons { display: flex; justify-content: flex-end; gap: 0.3rem; }
 .cui-chips { display: flex; flex-wrap: wrap; gap: 0.4rem; justify-content: center; margin-top: 0.75rem; }
-.cui-chip { font: inherit; font-size: 0.8rem; padding: 0.3rem 0.7rem;
-  border-radius: calc(9999px * var(--radius-factor, 1)); cursor: pointer;
+.cui-chip { font: inherit; font-size: 0.8rem; padding: 0.3rem 0.7rem; cursor: pointer;
   border: 1px solid var(--accent-a7); background: var(--accent-a2); color: var(--accent-11); }
 .cui-chip:hover, .cui-chip:focus-visible { background: var(--accent-a4); }
 .cui-dev { border-top: 1px solid var(--gray-a4); font-size: 0.75rem; max-height: 40%; display: flex; flex-direction: column; }
@@ -91,9 +89,8 @@ SIDEBAR_CSS = (
 .cui-status { padding-left: 0.1rem; }
 .cui-notice { font-size: 0.8rem; color: var(--gray-11); }
 .cui-jump { position: sticky; bottom: 0.25rem; order: 10000; align-self: center; font: inherit; font-size: 0.8rem;
-  padding: 0.3rem 0.8rem; border-radius: calc(9999px * var(--radius-factor, 1)); border: 1px solid var(--gray-a6);
-  background: var(--color-panel-solid);
-  color: var(--gray-12); box-shadow: 0 2px 8px var(--black-a4); cursor: pointer; z-index: 1; }
+  padding: 0.3rem 0.8rem; border: 1px solid var(--gray-a6); background: var(--color-panel-solid); color: var(--gray-12);
+  box-shadow: 0 2px 8px var(--black-a4); cursor: pointer; z-index: 1; }
 .cui-older { align-self: center; font-size: 0.8rem; color: var(--accent-11); background: none; border: none;
   cursor: pointer; padding: 0.25rem; }
 .cui-error-body { display: flex; flex-direction: column; gap: 0.4rem; align-items: flex-start; }

@@ -38,7 +38,6 @@ _STATUS_COLORS = {
 }
 # Arguments and results scroll past a few lines: focusable, so a keyboard can scroll them too.
 _SCROLLABLE: dict[str, Any] = {"tab_index": 0, "role": "group"}
-_FINISHED = ("complete", "error", "denied", "aborted", "dropped")
 
 
 def tool_card(item: rx.Var) -> rx.Component:
@@ -65,7 +64,8 @@ def _drawn(item: rx.Var, renderer: Any) -> rx.Component:
 
 def default_card(item: rx.Var) -> rx.Component:
     """The card of a call whose tool has no card of its own."""
-    status = item["s"].to(str)
+    call = ToolCallView(item)
+    status = call.status
     return rx.el.section(
         rx.hstack(
             rx.icon("wrench", size=14, aria_hidden="true"),
@@ -84,7 +84,7 @@ def default_card(item: rx.Var) -> rx.Component:
         rx.cond(item["p"], rx.text(item["p"], size="1", color_scheme="gray", class_name="cui-tool-progress")),
         rx.el.details(
             rx.el.summary("Arguments"),
-            text(item["id"].to(str) + ".a", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Arguments"),
+            text(call.id + ".a", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Arguments"),
             open=True,
             class_name="cui-tool-arguments",
         ),
@@ -92,8 +92,8 @@ def default_card(item: rx.Var) -> rx.Component:
             status == "skipped",
             rx.text("Not run: you wrote a new message instead", size="1", color_scheme="gray"),
             rx.cond(
-                _finished(status),
-                text(item["id"].to(str) + ".r", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Result"),
+                call.is_done,  # skipped is the branch above
+                text(call.id + ".r", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Result"),
             ),
         ),
         rx.cond(status == "awaiting_approval", _approval(item)),
@@ -114,13 +114,6 @@ def status_label(status: rx.Var[str]) -> rx.Var[str]:
 
 def _color(status: rx.Var[str]) -> rx.Var[str]:
     return rx.match(status, *_STATUS_COLORS.items(), "blue")
-
-
-def _finished(status: rx.Var[str]) -> rx.Var[bool]:
-    condition = status == _FINISHED[0]
-    for name in _FINISHED[1:]:
-        condition = condition | (status == name)
-    return condition
 
 
 def _approval(item: rx.Var) -> rx.Component:
