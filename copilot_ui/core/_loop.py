@@ -161,6 +161,7 @@ class RunLoop:
 
         Raises RuntimeError when the thread has no message of the person's.
         """
+        self._check_idle()
         claim, own = _held(thread, claim)
         try:
             messages = thread.messages
@@ -185,6 +186,7 @@ class RunLoop:
         message = thread.message(message_id)
         if message is None or message.role != "user":
             raise KeyError(f"thread {thread.id!r} has no message {message_id!r} of the person's to edit")
+        self._check_idle()
         claim, own = _held(thread, claim)
         try:
             thread.remove_messages_from(message_id)
@@ -235,8 +237,7 @@ class RunLoop:
         retry: bool = False,
     ) -> TurnOutcome:
         """One drive under a claim: taken here before any await, unless the caller brought one (and releases it)."""
-        if self._drive is not None:
-            raise RuntimeError("this loop is already driving a thread; send() queues a message instead")
+        self._check_idle()
         claim, own = _held(thread, claim)
         drive = self._drive = claim.drive = Drive(self, thread, press=press)
         try:
@@ -245,6 +246,11 @@ class RunLoop:
             claim.drive = self._drive = None
             if own:
                 claim.release()
+
+    def _check_idle(self) -> None:
+        """A loop drives one thread at a time: checked before anything of a thread changes."""
+        if self._drive is not None:
+            raise RuntimeError("this loop is already driving a thread; send() queues a message instead")
 
     async def _notify(self, event: Any) -> None:
         await deliver(self.emit, event)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from copilot_ui.agents import Pause
 from copilot_ui.agents import scripts as s
-from copilot_ui.core import UserMessageAdded
+from copilot_ui.core import Thread, UserMessageAdded
 
 from .conftest import make_loop, results
 
@@ -59,3 +62,23 @@ async def test_editing_a_message_that_is_not_the_persons_is_refused(thread):
     reply_id = thread.messages[-1].id
     with pytest.raises(KeyError):
         await loop.edit(thread, reply_id, "changed")
+
+
+async def test_regenerating_or_editing_on_a_loop_busy_with_another_thread_leaves_that_thread_as_it_was(thread):
+    slow = s.run(s.text("thinking about it"))
+    slow.insert(1, Pause(5))
+    loop, _, _ = make_loop(s.text_reply("other answer"), slow)
+    other = Thread()
+    await loop.send(other, "first question", message_id="q1")
+    before = [(m.id, m.content) for m in other.messages]
+    drive = asyncio.create_task(loop.send(thread, "this one is slow"))
+    await asyncio.sleep(0.01)
+
+    with pytest.raises(RuntimeError, match="already driving"):
+        await loop.regenerate(other)
+    with pytest.raises(RuntimeError, match="already driving"):
+        await loop.edit(other, "q1", "changed")
+    assert [(m.id, m.content) for m in other.messages] == before  # nothing removed by a refused request
+
+    loop.abort()
+    await asyncio.wait_for(drive, 2)
