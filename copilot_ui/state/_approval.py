@@ -15,7 +15,7 @@ from typing import Any
 import reflex as rx
 from ag_ui.core import ToolCall
 
-from ..core import Tool, parse_arguments
+from ..core import Tool
 from ._declarations import ToolUI
 
 _KINDS = {"string": "text", "number": "number", "integer": "integer", "boolean": "boolean"}
@@ -59,12 +59,10 @@ class ApprovalState(rx.State):
             self._dismissed.remove(item_id)
 
 
-def approval_request(item_id: str, digest: str, call: ToolCall, tool: Tool | None, ui: ToolUI | None) -> dict[str, Any]:
-    """What the dialog shows for a waiting call: a sentence about its effect and its arguments as fields."""
-    try:
-        arguments = parse_arguments(call)
-    except ValueError:
-        arguments = {}
+def approval_request(
+    item_id: str, digest: str, call: ToolCall, arguments: dict[str, Any], tool: Tool | None, ui: ToolUI | None
+) -> dict[str, Any]:
+    """What the dialog shows for a waiting call: a sentence about its effect and its arguments (as it will run) as fields."""
     editable = ui.editable if ui is not None else False
     properties = (tool.parameters if tool is not None else {}).get("properties", {})
     names = list(dict.fromkeys([*properties, *arguments]))
@@ -79,12 +77,12 @@ def approval_request(item_id: str, digest: str, call: ToolCall, tool: Tool | Non
     }
 
 
-def edited_arguments(call: ToolCall, tool: Tool, ui: ToolUI | None, form: dict[str, Any]) -> dict[str, Any]:
-    """The arguments with the person's edits from the dialog's form (fields they may not edit are kept).
+def edited_arguments(shown: dict[str, Any], tool: Tool, ui: ToolUI | None, form: dict[str, Any]) -> dict[str, Any]:
+    """The arguments the dialog showed, with the person's edits from its form (fields they may not edit are kept).
 
     Raises ValueError naming the field whose text does not fit its type.
     """
-    arguments = dict(parse_arguments(call))
+    arguments = dict(shown)
     editable = ui.editable if ui is not None else False
     properties = tool.parameters.get("properties", {})
     for name, schema in properties.items():

@@ -34,7 +34,7 @@ from ._owner import new_owner, signed_owner, verified_owner
 from ._saving import load, resumed
 from ._shared_state import shared_state
 from ._sink import COMPOSER_INPUT_ID
-from ._view import Conversation
+from ._view import Conversation, shown_arguments
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -234,9 +234,10 @@ class CopilotState(rx.State):
             call = thread.tool_call(call_id) if call_id else None
             tool = copilot.tool(call.function.name) if call is not None else None
             arguments, problem = None, ""
-            if call is not None and tool is not None and approval.editable and approval.item == item_id:
+            shown = shown_arguments(thread, call) if call is not None else None
+            if shown is not None and tool is not None and approval.editable and approval.item == item_id:
                 try:
-                    arguments = edited_arguments(call, tool, copilot.tool_ui.get(tool.name), form)
+                    arguments = edited_arguments(shown, tool, copilot.tool_ui.get(tool.name), form)
                     tool.validate(arguments)
                 except (ValueError, ArgumentsInvalid) as invalid:
                     problem = str(invalid)
@@ -417,10 +418,11 @@ class CopilotState(rx.State):
             return
         call_id = conversation.call_of(pending[0])
         call = thread.tool_call(call_id) if call_id else None
-        if call is not None:
+        shown = shown_arguments(thread, call) if call is not None else None
+        if call is not None and shown is not None:
             tool = copilot.tool(call.function.name)
             ui = copilot.tool_ui.get(call.function.name)
-            approval._open_on(approval_request(pending[0], pending[1], call, tool, ui))
+            approval._open_on(approval_request(pending[0], pending[1], call, shown, tool, ui))
 
     def _show(self, items: list[dict[str, Any]]) -> None:
         """Put the newest items (and those the person scrolled up to) where the browser sees them."""

@@ -239,6 +239,8 @@ class ViewSink:
 
     def _awaiting(self, event: AwaitingPerson) -> None:
         call = self.thread.tool_call(event.call_id)
+        if call is not None and pretty_json(event.arguments) != arguments_text(call):  # prepared or rewritten: shown as they run
+            self._whole(self.conversation.call_item(event.call_id) + ".a", pretty_json(event.arguments))
         question = question_of(self.thread, call) if call is not None else event.message
         self._whole(self.conversation.call_item(event.call_id) + ".q", question)
         self._set_status("")

@@ -228,13 +228,21 @@ class Conversation:
         if call is None:
             return None
         if part == "a":
-            return arguments_text(call)
+            shown = shown_arguments(thread, call)
+            return pretty_json(shown) if shown is not None else arguments_text(call)
         if part == "r":
             result = thread.result_of(call.id)
             return _text(result.content) if result is not None else ""
         if part == "q":
             return question_of(thread, call)
         return None
+
+
+def shown_arguments(thread: Thread, call: ToolCall) -> dict[str, Any] | None:
+    """The arguments a waiting call is put to the person with: the ones it will run with, which a tool's
+    prepare_arguments or a before_tool hook may have changed from the agent's (None: the call does not wait)."""
+    waiting = getattr(thread, "awaiting", {}).get(call.id)
+    return dict(waiting.arguments) if waiting is not None else None
 
 
 def drawn_by_app(tool_name: str, rendered: frozenset[str]) -> bool:
@@ -271,7 +279,8 @@ def pretty_json(value: Any) -> str:
 
 
 def _arguments_so_far(thread: Thread, call: ToolCall) -> Any:
-    value = thread.partial_arguments(call.id)
+    shown = shown_arguments(thread, call)
+    value = shown if shown is not None else thread.partial_arguments(call.id)
     if isinstance(value, dict):
         return {key: _bounded(item) for key, item in value.items()}
     return {}

@@ -73,3 +73,17 @@ async def counted(n: int = 0) -> str:
     """
     RUNS["counted"] += 1
     return f"counted {n}"
+
+
+def _loud(arguments: dict) -> dict:
+    return {**arguments, "label": str(arguments.get("label", "")).upper()}
+
+
+@cui.frontend_tool(approval="always", editable=True, prepare_arguments=_loud)
+async def announce(label: str) -> str:
+    """Announce a label on the page, once approved (the app writes labels in capitals).
+
+    Args:
+        label: What to announce.
+    """
+    return f"announced {label}"

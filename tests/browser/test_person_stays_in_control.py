@@ -116,3 +116,16 @@ def test_no_secret_reaches_the_browser_whatever_the_agent_echoes(tabs: Tabs, hos
         for secret in hostile_app.secrets:
             assert secret not in content, f"{path} holds a secret"
     print(f"scanned {len(frames)} frames and {len(assets)} built assets")
+
+
+def test_the_dialog_shows_the_arguments_as_the_app_prepared_them_and_those_run(hostile_page: Page):
+    page = hostile_page
+    page.goto("/")
+    ask(page, '!tool announce {"label": "quiet please"}')  # the app's prepare_arguments writes labels in capitals
+    approval = dialog(page)
+    expect(approval).to_be_visible(timeout=20_000)
+    expect(approval.get_by_role("textbox", name="label", exact=True)).to_have_value("QUIET PLEASE")
+    expect(card(page, "announce").get_by_label("Arguments")).to_contain_text('"label": "QUIET PLEASE"')
+    approval.get_by_role("button", name="Approve").click()
+    idle(page)
+    expect(card(page, "announce").get_by_label("Result")).to_have_text("announced QUIET PLEASE")
