@@ -55,6 +55,11 @@ class HttpLimits:
     max_frame_chars: int = DEFAULT_MAX_FRAME_CHARS
     max_events_per_run: int = 200_000
 
+    @property
+    def timeout(self) -> httpx.Timeout:
+        """The timeouts as httpx takes them: idle between bytes, and for the connection."""
+        return httpx.Timeout(self.idle_timeout, connect=self.connect_timeout)
+
 
 class HttpAgent(Agent):
     """An AG-UI agent reached over HTTP."""
@@ -99,7 +104,7 @@ class HttpAgent(Agent):
 
     async def _request(self, run_input: RunAgentInput, scrubber: Scrubber) -> AsyncIterator[BaseEvent]:
         limits, host = self.limits, self.host
-        timeout = httpx.Timeout(limits.idle_timeout, connect=limits.connect_timeout)
+        timeout = limits.timeout
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **self.headers}
         body = run_input.model_dump_json(by_alias=True)
         client = self._client or httpx.AsyncClient(timeout=timeout)

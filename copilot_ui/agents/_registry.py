@@ -88,7 +88,7 @@ async def _get_info(
     host = agent_host(url)
     hide_in_httpx_log(url)
     owned = client is None
-    client = client or httpx.AsyncClient(timeout=httpx.Timeout(limits.idle_timeout, connect=limits.connect_timeout))
+    client = client or httpx.AsyncClient(timeout=limits.timeout)
     try:
         response = await client.get(url, headers={"Accept": "application/json", **headers})
     except httpx.TransportError as error:

@@ -202,8 +202,7 @@ class RunLoop:
         the digest is another, the kind does not fit, or it was decided already. A drive working on
         the thread acts on it at once; otherwise the next drive does.
         """
-        holder = claims.holder(thread.id)
-        drive = holder.drive if holder is not None else None
+        drive = _driving(thread)
         target = drive.thread if drive is not None else thread  # the thread object being driven is the record
         if not target.decide(key, decision, digest):
             return False
@@ -256,10 +255,15 @@ class RunLoop:
         await deliver(self.emit, event)
 
 
+def _driving(thread: Thread) -> Drive | None:
+    """The drive working on the thread now, if any (in this process)."""
+    holder = claims.holder(thread.id)
+    return holder.drive if holder is not None else None
+
+
 def _accepting_drive(thread: Thread) -> Drive | None:
     """The drive working on the thread, if it still takes messages and decisions."""
-    holder = claims.holder(thread.id)
-    drive = holder.drive if holder is not None else None
+    drive = _driving(thread)
     return drive if drive is not None and drive.accepting else None
 
 

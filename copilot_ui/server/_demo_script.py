@@ -244,7 +244,7 @@ def _best_city(turn: Turn) -> Move | None:
 
 def _figure_question(turn: Turn) -> Move | None:
     kpis = turn.page.get("kpis") or {}
-    name = next((name for name in kpis if re.search(rf"\b{re.escape(name)}\b", turn.prompt, re.IGNORECASE)), None)
+    name = next((name for name in kpis if _word(name).search(turn.prompt)), None)
     if name is None:
         if re.search(r"\b(revenue|refunds)\b", turn.prompt, re.IGNORECASE):
             return Move(text="I can't tell: the page sent no figures with this request.")
@@ -312,7 +312,7 @@ def _done(result: ToolResult, turn: Turn) -> str:
 
 def _theme_shown(result: ToolResult, turn: Turn) -> str:
     theme = turn.page.get("theme")
-    return f"Done: {result.text}" + (f" The dashboard now shows the {theme} theme." if theme else "")
+    return _done(result, turn) + (f" The dashboard now shows the {theme} theme." if theme else "")
 
 
 def _refunded(result: ToolResult, turn: Turn) -> str:

@@ -116,11 +116,16 @@ class ThreadStore(ABC):
         self.close()
 
 
+def one_line(text: str) -> str:
+    """The text with every run of white space (line breaks too) made one space, trimmed."""
+    return " ".join(text.split())
+
+
 def automatic_title(thread: Thread) -> str:
     """The first user message, on one line and at most TITLE_LENGTH characters; NEW_TITLE before there is one."""
     for message in thread.messages:
         if message.role == "user":
-            text = " ".join(_text_of(message.content).split())
+            text = one_line(_text_of(message.content))
             if text:
                 return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
     return NEW_TITLE

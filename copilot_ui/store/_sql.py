@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core import Thread
 from ..protocol import new_id
-from ._base import NEW_TITLE, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
+from ._base import NEW_TITLE, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary, one_line
 from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, row_keys, snapshot
 from ._engine import WRITE, database_url, in_memory, store_engine
 from ._migrate import upgrade
@@ -82,7 +82,7 @@ class SQLThreadStore(ThreadStore):
         for name, value in (("owner", owner), ("agent", agent), ("thread_id", thread_id)):
             if len(value) > ID_LENGTH:
                 raise ValueError(f"{name} is longer than {ID_LENGTH} characters")
-        title = _one_line(title or "") or None
+        title = one_line(title or "") or None
         now = datetime.now(UTC)
         row = {
             "owner": owner,
@@ -161,7 +161,7 @@ class SQLThreadStore(ThreadStore):
             return [_summary(row) for row in db.execute(query)]
 
     def rename(self, owner: str, thread_id: str, title: str) -> ThreadSummary:
-        title = _one_line(title)
+        title = one_line(title)
         with self._transaction(write=True) as db:
             row = self._thread_row(db, owner, thread_id, lock=True)
             if row is None:
@@ -306,9 +306,5 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _folded(text: str) -> str:
-    return _one_line(text).casefold()
+    return one_line(text).casefold()
