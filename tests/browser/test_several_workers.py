@@ -21,6 +21,9 @@ from ._person import TURN_TIMEOUT, ask, card, dialog, idle, replies
 from .conftest import ServedApp, Tabs
 
 SESSIONS = 10
+# Long enough for most sessions to drop their connection and write (about 1.5 s each) while their tool still runs:
+# only such a write can go to the other worker (about one time in two); 6 s left about four chances, too few.
+TOOL_SECONDS = 12
 
 
 class Reconnecting:
@@ -72,7 +75,7 @@ def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker
         sessions.append((f"s{number}-{run}", Reconnecting(page)))
         page.goto("/")
     for note, session in sessions:
-        ask(session.page, "!tool slow_approval " + json.dumps({"note": note, "seconds": 6}))
+        ask(session.page, "!tool slow_approval " + json.dumps({"note": note, "seconds": TOOL_SECONDS}))
     for note, session in sessions:
         expect(dialog(session.page)).to_contain_text(note, timeout=TURN_TIMEOUT)
         session.drop()  # the approval's click may land on the other worker
@@ -81,7 +84,7 @@ def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker
         expect(dialog(session.page)).to_be_visible(timeout=TURN_TIMEOUT)
         dialog(session.page).get_by_role("button", name="Approve").click()
     before = crossed(redis_url).get("queue", 0)
-    for note, session in sessions:  # while the approved tool runs (6 s), the person writes from a new connection
+    for note, session in sessions:  # while the approved tool runs, the person writes from a new connection
         session.drop()
         ask(session.page, f"!reply after {note}")
 
@@ -93,7 +96,25 @@ def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker
         shown = page.get_by_role("log", name="Conversation").inner_text()
         others = [other for other, _ in sessions if other != note and other in shown]
         assert not others, f"{note}'s conversation shows {others}"
+    for attempt in range(8):  # none of the writes landed on the other worker: more, one at a time, until one does
+        if crossed(redis_url).get("queue", 0) > before:
+            break
+        write_during_a_run(tabs, cluster_app, f"more{attempt}-{run}")
     assert crossed(redis_url).get("queue", 0) > before, "no message went to a run on the other worker"
+
+
+def write_during_a_run(tabs: Tabs, app: ServedApp, note: str) -> None:
+    """A new session approves a slow tool, drops its connection and writes while the tool runs: both arrive."""
+    page = tabs.open(app.url)
+    session = Reconnecting(page)
+    page.goto("/")
+    ask(page, "!tool slow_approval " + json.dumps({"note": note, "seconds": 6}))
+    dialog(page).get_by_role("button", name="Approve").click()
+    expect(card(page, "slow_approval")).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
+    session.drop()
+    ask(page, f"!reply after {note}")
+    expect(card(page, "slow_approval").get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)", timeout=60_000)
+    expect(replies(page).last).to_have_text(f"after {note}", timeout=30_000)
 
 
 def test_stop_reaches_a_run_on_the_other_worker(tabs: Tabs, cluster_app: ServedApp, redis_url: str):
