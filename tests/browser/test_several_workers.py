@@ -9,6 +9,7 @@ the other worker go through Redis, and Redis counts them.
 from __future__ import annotations
 
 import json
+import pickle
 import re
 import secrets
 
@@ -29,8 +30,9 @@ TOOL_SECONDS = 12
 class Reconnecting:
     """A tab whose connection the test can drop: the page reconnects, maybe to the other worker."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, redis_url: str) -> None:
         self.page = page
+        self.redis = redis.Redis.from_url(redis_url)
         self.sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
         page.route_web_socket(re.compile(r".*/_event/.*"), self._route)
 
@@ -57,6 +59,22 @@ class Reconnecting:
         self.page.wait_for_timeout(300)  # its state hydrated again
         assert self.page.evaluate("sessionStorage.getItem('token')") == token, "the tab came back as another session"
 
+    def worker(self) -> str:
+        """The worker serving the tab's connection now, as Reflex's token manager records it in Redis."""
+        token = self.page.evaluate("sessionStorage.getItem('token')")
+        record = self.redis.get(f"token_manager_socket_record_{token}")
+        assert record is not None, "Reflex recorded no connection for the tab"
+        return pickle.loads(record).instance_id  # Reflex's own record (a SocketRecord), from the test's Redis
+
+    def move_to_the_other_worker(self) -> None:
+        """Drop the connection until the page reconnects to the other worker (each time: either one)."""
+        before = self.worker()
+        for _ in range(12):
+            self.drop()
+            if self.worker() != before:
+                return
+        raise AssertionError("the page reconnected to the same worker twelve times")
+
 
 def crossed(redis_url: str) -> dict[str, int]:
     """Controls handed from one worker to the other, by kind."""
@@ -72,7 +90,7 @@ def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker
     sessions = []
     for number in range(SESSIONS):
         page = tabs.open(cluster_app.url)
-        sessions.append((f"s{number}-{run}", Reconnecting(page)))
+        sessions.append((f"s{number}-{run}", Reconnecting(page, redis_url)))
         page.goto("/")
     for note, session in sessions:
         ask(session.page, "!tool slow_approval " + json.dumps({"note": note, "seconds": TOOL_SECONDS}))
@@ -99,19 +117,19 @@ def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker
     for attempt in range(8):  # none of the writes landed on the other worker: more, one at a time, until one does
         if crossed(redis_url).get("queue", 0) > before:
             break
-        write_during_a_run(tabs, cluster_app, f"more{attempt}-{run}")
+        write_during_a_run(tabs, cluster_app, redis_url, f"more{attempt}-{run}")
     assert crossed(redis_url).get("queue", 0) > before, "no message went to a run on the other worker"
 
 
-def write_during_a_run(tabs: Tabs, app: ServedApp, note: str) -> None:
-    """A new session approves a slow tool, drops its connection and writes while the tool runs: both arrive."""
+def write_during_a_run(tabs: Tabs, app: ServedApp, redis_url: str, note: str) -> None:
+    """A new session approves a slow tool, moves to the other worker and writes while the tool runs: both arrive."""
     page = tabs.open(app.url)
-    session = Reconnecting(page)
+    session = Reconnecting(page, redis_url)
     page.goto("/")
     ask(page, "!tool slow_approval " + json.dumps({"note": note, "seconds": 6}))
     dialog(page).get_by_role("button", name="Approve").click()
     expect(card(page, "slow_approval")).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
-    session.drop()
+    session.move_to_the_other_worker()  # the run is on the worker that took the approval
     ask(page, f"!reply after {note}")
     expect(card(page, "slow_approval").get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)", timeout=60_000)
     expect(replies(page).last).to_have_text(f"after {note}", timeout=30_000)
@@ -120,16 +138,13 @@ def write_during_a_run(tabs: Tabs, app: ServedApp, note: str) -> None:
 def test_stop_reaches_a_run_on_the_other_worker(tabs: Tabs, cluster_app: ServedApp, redis_url: str):
     tabs.allowed.append(lambda text: "WebSocket" in text)
     before = crossed(redis_url).get("stop", 0)
-    for attempt in range(6):  # each time the new connection lands on either worker: the other one, sooner or later
-        page = tabs.open(cluster_app.url)
-        session = Reconnecting(page)
-        page.goto("/")
-        ask(page, '!tool slow_state_tool {"seconds": 8, "note": "stop-' + str(attempt) + '"}')
-        slow = card(page, "slow_state_tool")
-        expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
-        session.drop()
-        page.locator(".cui-composer").get_by_role("button", name="Stop").click()
-        expect(slow).to_have_attribute("data-status", "aborted", timeout=5_000)
-        if crossed(redis_url).get("stop", 0) > before:
-            return
-    raise AssertionError("no Stop was handled by the other worker in six tries")
+    page = tabs.open(cluster_app.url)
+    session = Reconnecting(page, redis_url)
+    page.goto("/")
+    ask(page, '!tool slow_state_tool {"seconds": 8, "note": "stop"}')
+    slow = card(page, "slow_state_tool")
+    expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
+    session.move_to_the_other_worker()  # the run is on the worker that took the message
+    page.locator(".cui-composer").get_by_role("button", name="Stop").click()
+    expect(slow).to_have_attribute("data-status", "aborted", timeout=5_000)
+    assert crossed(redis_url).get("stop", 0) > before, "the Stop was not handed to the other worker"
