@@ -6,7 +6,7 @@ the app's own). Without it each browser gets a random owner id in a cookie, sign
 secret: a cookie that does not carry a valid signature (crafted, or from another app) is replaced
 by a new owner, so nobody can name another owner's id and get their conversations.
 
-The secret is COPILOT_SECRET, else a random one kept in `.copilot_secret` in the app's folder
+The secret is COPILOT_SECRET, else a random one kept in `.copilot/secret` in the app's folder
 (created on first use; several workers on one machine share it; several machines need COPILOT_SECRET).
 """
 
@@ -18,8 +18,11 @@ import os
 import secrets
 from pathlib import Path
 
+from .._home import home_file
+
 SECRET_VARIABLE = "COPILOT_SECRET"
-SECRET_FILE = ".copilot_secret"
+SECRET_FILE = "secret"  # in the copilot's folder (.copilot/)
+FORMER_SECRET_FILE = ".copilot_secret"  # where earlier versions kept it: moved in on first use
 
 
 def signed_owner(owner_id: str) -> str:
@@ -50,7 +53,8 @@ _SECRET: bytes | None = None
 def _secret() -> bytes:
     global _SECRET
     if _SECRET is None:
-        _SECRET = (os.environ.get(SECRET_VARIABLE) or _secret_from_file(Path(SECRET_FILE))).encode()
+        secret = os.environ.get(SECRET_VARIABLE) or _secret_from_file(home_file(SECRET_FILE, formerly=FORMER_SECRET_FILE))
+        _SECRET = secret.encode()
     return _SECRET
 
 

@@ -16,15 +16,19 @@ from typing import Any
 from sqlalchemy import URL, Engine, create_engine, event, make_url
 from sqlalchemy.pool import StaticPool
 
-DEFAULT_URL = "sqlite:///copilot_threads.db"
+from .._home import home_file
+
+DEFAULT_FILE = "threads.db"  # in the copilot's folder (.copilot/), where dev mode's reload never looks
+FORMER_FILE = "copilot_threads.db"  # where earlier versions kept it: moved in on first use
 URL_VARIABLE = "COPILOT_STORE_URL"
+SQLITE_COMPANIONS = ("-wal", "-shm")  # the files a SQLite database in WAL mode keeps beside it
 WRITE = {"copilot_write": True}  # execution option of a connection that will write
 
 
 def database_url(url_or_path: str | Path | URL | None) -> URL:
-    """A SQLAlchemy URL from a URL, a SQLite file path, or nothing (COPILOT_STORE_URL, else ./copilot_threads.db)."""
+    """A SQLAlchemy URL from a URL, a SQLite file path, or nothing (COPILOT_STORE_URL, else .copilot/threads.db)."""
     if url_or_path is None:
-        url_or_path = os.environ.get(URL_VARIABLE) or DEFAULT_URL
+        url_or_path = os.environ.get(URL_VARIABLE) or home_file(DEFAULT_FILE, formerly=FORMER_FILE, companions=SQLITE_COMPANIONS)
     if isinstance(url_or_path, URL):
         return url_or_path
     if isinstance(url_or_path, str) and "://" in url_or_path:

@@ -55,7 +55,7 @@ class SQLThreadStore(ThreadStore):
 
     `SQLThreadStore("threads.db")` keeps them in a SQLite file (created with its folder);
     `SQLThreadStore("postgresql+psycopg://user:password@host/db")` in PostgreSQL; any SQLAlchemy
-    URL works. With no argument: the URL in COPILOT_STORE_URL, else ./copilot_threads.db.
+    URL works. With no argument: the URL in COPILOT_STORE_URL, else .copilot/threads.db in the app's folder.
     `engine_options` go to sqlalchemy.create_engine (pool_size=..., echo=True...).
 
     Safe to share between threads: connections are pooled and each operation is one transaction.

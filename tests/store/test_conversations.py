@@ -200,17 +200,31 @@ def test_a_sqlite_file_is_created_with_its_folder_on_first_use(tmp_path):
         assert [s.title for s in again.list("alice")] == ["hello"]
 
 
-def test_without_a_url_the_store_uses_copilot_store_url_or_a_file_here(tmp_path, monkeypatch):
+def test_without_a_url_the_store_uses_copilot_store_url_or_a_file_in_the_hidden_copilot_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("COPILOT_STORE_URL", raising=False)
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
     with SQLThreadStore() as store:
-        assert store.url.database == "copilot_threads.db"
+        assert store.url.database == ".copilot/threads.db"  # a hidden folder: dev mode's reload never watches it
         conversation(store)
-    assert (tmp_path / "copilot_threads.db").exists()
+    assert (tmp_path / ".copilot" / "threads.db").exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".copilot"]  # nothing beside the app's files
     monkeypatch.setenv("COPILOT_STORE_URL", f"sqlite:///{tmp_path / 'elsewhere.db'}")
     with SQLThreadStore() as store:
         assert store.list("alice") == []
     assert (tmp_path / "elsewhere.db").exists()
+
+
+def test_a_store_file_of_an_earlier_version_moves_into_the_copilot_folder_with_its_conversations(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COPILOT_STORE_URL", raising=False)
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
+    with SQLThreadStore(tmp_path / "copilot_threads.db") as old:  # where earlier versions kept it, with -wal and -shm
+        kept = conversation(old, "from last week")
+        assert (tmp_path / "copilot_threads.db-wal").exists()
+        with SQLThreadStore() as store:
+            assert store.load("alice", kept.id).messages[0].content == "from last week"
+    assert not any(path.name.startswith("copilot_threads.db") for path in tmp_path.iterdir())
 
 
 def test_an_in_memory_database_serves_one_store(tmp_path):
