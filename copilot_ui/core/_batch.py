@@ -101,7 +101,7 @@ async def _advance(drive: Drive) -> bool:
         if call.id in drive.running:
             barrier = barrier or remembered.tool.mode == "sequential"  # type: ignore[union-attr]
             continue
-        prepared = decided(drive, call, remembered)
+        prepared = await decided(drive, call, remembered)
         if isinstance(prepared, Answered):
             await _answer(drive, call, prepared)
         elif isinstance(prepared, Waiting):

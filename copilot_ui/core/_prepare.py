@@ -25,7 +25,7 @@ from ._calls import Answered, Prepared, Ready, Waiting, describe_error, parse_ar
 from ._decisions import Answer, Deny
 from ._hooks import Block, CallInfo, Rewrite, Stop
 from ._results import error_text, result_text
-from ._tools import ArgumentsInvalid, Tool
+from ._tools import AnswerInvalid, ArgumentsInvalid, Tool
 
 if TYPE_CHECKING:
     from ._drive import Drive
@@ -62,7 +62,7 @@ async def prepare(drive: Drive, call: ToolCall) -> Prepared | None:
     return _approval_policy(drive, call, hooked)
 
 
-def decided(drive: Drive, call: ToolCall, prepared: Prepared) -> Prepared:
+async def decided(drive: Drive, call: ToolCall, prepared: Prepared) -> Prepared:
     """A waiting call with the person's decision applied: ready, answered, or still waiting."""
     if not isinstance(prepared, Waiting):
         return prepared
@@ -73,13 +73,26 @@ def decided(drive: Drive, call: ToolCall, prepared: Prepared) -> Prepared:
     if isinstance(decision, Deny):
         return Answered(_denied(decision.reason), True, "denied", prepared.tool)
     if isinstance(decision, Answer):
-        return Answered(result_text(decision.value), False, "complete", prepared.tool)
+        return await _answer_of(call, prepared, decision)
     if decision.arguments is None:
         return Ready(prepared.tool, prepared.kwargs, prepared.arguments)
     try:  # the person edited the arguments: they are checked like the agent's
         return Ready(prepared.tool, prepared.tool.validate(decision.arguments), decision.arguments)
     except ArgumentsInvalid as invalid:
         return Answered(str(invalid), True, "error", prepared.tool)
+
+
+async def _answer_of(call: ToolCall, waiting: Waiting, answer: Answer) -> Answered:
+    """The result of a question the person answered; an answer its function cannot use is an error result that
+    quotes the answer (the agent reads what the person said, and may ask again)."""
+    try:
+        result = await waiting.tool.answered(waiting.kwargs, answer.value)
+    except Exception as error:
+        if not isinstance(error, AnswerInvalid):
+            logger.exception("%s could not turn the person's answer into a result", call.function.name)
+        problem = f"the person's answer could not be used ({describe_error(error)}); they answered: {result_text(answer.value)}"
+        return Answered(error_text(problem), True, "error", waiting.tool)
+    return Answered(result_text(result), False, "complete", waiting.tool)
 
 
 # The steps, in the order they run

@@ -5,6 +5,9 @@ and the validation of arguments come from the type hints through pydantic: Liter
 enum, defaults are kept, nested models and dataclasses are checked, Annotated[..., "text"] or
 Field(description=...) describes a parameter. A parameter annotated ToolContext receives the
 call's context, and the first parameter of a tool declared with `state=` receives that state.
+A question for a person (kind "human") whose function has an `answer` parameter turns the
+person's response into the result: it is called with the validated arguments and the response,
+checked against that parameter's type.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from ._context import Session, ToolContext
 
@@ -25,6 +28,7 @@ ExecutionMode = Literal["parallel", "sequential"]
 ToolKind = Literal["function", "human", "wildcard"]
 
 DEFAULT_TIMEOUT = 120.0
+ANSWER_PARAMETER = "answer"  # a question tool's parameter that receives the person's response
 
 
 class ArgumentsInvalid(Exception):
@@ -33,6 +37,14 @@ class ArgumentsInvalid(Exception):
     def __init__(self, tool_name: str, problems: list[str]) -> None:
         self.problems = problems
         super().__init__(f"invalid arguments for {tool_name}: " + "; ".join(problems))
+
+
+class AnswerInvalid(ValueError):
+    """A person's response does not fit the type of a question's `answer` parameter; lists what is wrong."""
+
+    def __init__(self, tool_name: str, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"the answer to {tool_name} does not fit its type: " + "; ".join(problems))
 
 
 @dataclass(kw_only=True)
@@ -56,6 +68,7 @@ class Tool:
     render: Any = None  # a component for the tool's card, used by the UI layer
     arguments_model: type[BaseModel] | None = None
     context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
+    answer_type: Any = None  # a question tool's `answer` parameter type (None: the response is the result)
 
     def needs_approval(self, arguments: dict[str, Any]) -> bool:
         """Whether a person must approve this call before it runs."""
@@ -103,6 +116,26 @@ class Tool:
                     pass
         return repaired if changed else None
 
+    @property
+    def takes_text_answer(self) -> bool:
+        """Whether a person's answer to this question may be plain text (a message they typed, say)."""
+        return self.answer_type is None or self.answer_type in (str, Any)
+
+    async def answered(self, kwargs: dict[str, Any], response: Any) -> Any:
+        """A question's result for the person's response: its function's, called with the validated arguments and the
+        response checked against the `answer` parameter's type; the response itself when it has no such function.
+
+        Raises AnswerInvalid when the response does not fit that type; whatever the function raises.
+        """
+        if self.answer_type is None or self.handler is None:
+            return response
+        try:
+            answer = TypeAdapter(self.answer_type).validate_python(response)
+        except ValidationError as error:
+            raise AnswerInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
+        result = self.handler(**kwargs, **{ANSWER_PARAMETER: answer})
+        return await result if inspect.isawaitable(result) else result
+
     def call(self, state: Any, arguments: dict[str, Any], context: ToolContext) -> Awaitable[Any] | Any:
         """Call the handler: (state?, **arguments, context?) or, for a wildcard, (name, arguments, context?)."""
         assert self.handler is not None, f"tool {self.name} has no handler"
@@ -131,7 +164,8 @@ def tool_from_function(
     """Declare a tool from a function's signature, type hints and docstring.
 
     The name "*" declares the wildcard: it takes (name, arguments) of every call no tool claims.
-    Parameters named in `exclude` are not arguments the agent gives (the caller fills them).
+    Parameters named in `exclude` are not arguments the agent gives (the caller fills them); nor is
+    a question's (kind "human") `answer` parameter, which receives the person's response.
     """
     summary, parameter_docs = _parse_docstring(inspect.getdoc(function) or "")
     hints = _parameter_hints(function, state)
@@ -151,8 +185,11 @@ def tool_from_function(
             raise TypeError(f"{function.__name__} is declared with state= but takes no parameter for it")
         parameters = parameters[1:]
     fields: dict[str, Any] = {}
-    context_parameter = None
+    context_parameter = answer_type = None
     for parameter in parameters:
+        if kind == "human" and parameter.name == ANSWER_PARAMETER:
+            answer_type = hints.get(parameter.name, Any)
+            continue
         if parameter.name in exclude:
             continue
         annotation = hints.get(parameter.name, Any)
@@ -175,6 +212,7 @@ def tool_from_function(
         state=state,
         arguments_model=model,
         context_parameter=context_parameter,
+        answer_type=answer_type,
         **options,
     )
 
@@ -268,5 +306,5 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
 
 
 def _problem(item: Any) -> str:
-    where = ".".join(str(part) for part in item["loc"]) or "(arguments)"
+    where = ".".join(str(part) for part in item["loc"]) or "(the value)"
     return f"{where}: {item['msg']}"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+from typing import Literal
 
 from ag_ui.core import Interrupt, ToolCallResultEvent
+from pydantic import BaseModel
 
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import Answer, Approve, AwaitingPerson, Deny, tool_from_function
@@ -179,6 +181,71 @@ async def test_a_human_in_the_loop_call_takes_the_persons_answer_as_its_result(t
     await loop.drive(thread)
     assert results(thread)["c1"] == '{"approved": true, "steps": ["a"]}'
     assert agent.inputs[1].messages[-1].role == "tool"
+
+
+class TaskStep(BaseModel):
+    description: str
+    status: Literal["enabled", "disabled"] = "enabled"
+
+
+async def test_a_questions_answer_function_gets_typed_arguments_and_a_typed_answer(thread):
+    seen = []
+
+    async def generate_task_steps(steps: list[TaskStep], answer: dict[str, bool]) -> list[str]:
+        """Propose steps; the person keeps some."""
+        seen.append((steps, answer))
+        return [step.description for step in steps if answer.get(step.description)]
+
+    tool = tool_from_function(generate_task_steps, kind="human")
+    assert "answer" not in tool.parameters["properties"]  # the agent does not give it
+    steps = [{"description": "Pick a date"}, {"description": "Write the post"}]
+    loop, _, _ = make_loop(
+        s.tool_calls_reply(("generate_task_steps", {"steps": steps}, "c1")), s.text_reply("ok"), tools=[tool], ask_person=True
+    )
+    await loop.send(thread, "plan it")
+    form = {"Pick a date": "on", "Write the post": "off"}  # a form's checkboxes, ticked and unticked
+    assert loop.decide(thread, "c1", Answer(form), thread.awaiting["c1"].digest)
+    await loop.drive(thread)
+
+    ((typed_steps, typed_answer),) = seen
+    assert [step.description for step in typed_steps] == ["Pick a date", "Write the post"]
+    assert typed_answer == {"Pick a date": True, "Write the post": False}
+    assert results(thread)["c1"] == '["Pick a date"]'
+
+
+async def test_an_answer_that_does_not_fit_becomes_an_error_result_quoting_it(thread):
+    def rate_it(item: str, answer: int) -> str:
+        """Ask for a score."""
+        return f"{item}: {answer}/5"
+
+    loop, _, _ = make_loop(
+        s.tool_calls_reply(("rate_it", {"item": "lunch"}, "c1")),
+        s.text_reply("ok"),
+        tools=[tool_from_function(rate_it, kind="human")],
+        ask_person=True,
+    )
+    await loop.send(thread, "rate")
+    loop.decide(thread, "c1", Answer("great"), thread.awaiting["c1"].digest)
+    await loop.drive(thread)
+    result = results(thread)["c1"]
+    assert result.startswith("Error: the person's answer could not be used")
+    assert "the answer to rate_it does not fit its type" in result and "they answered: great" in result
+
+
+async def test_only_questions_without_a_typed_answer_or_with_a_text_one_take_text():
+    def ask(question: str) -> None:
+        """Ask."""
+
+    def name_it(question: str, answer: str) -> str:
+        """Ask for a name."""
+        return answer.title()
+
+    def choose(options: list[str], answer: dict[str, bool]) -> list[str]:
+        """Choose."""
+        return [option for option in options if answer.get(option)]
+
+    takes_text = {f.__name__: tool_from_function(f, kind="human").takes_text_answer for f in (ask, name_it, choose)}
+    assert takes_text == {"ask": True, "name_it": True, "choose": False}
 
 
 async def test_a_human_in_the_loop_call_with_no_person_to_ask_is_an_error(thread):
