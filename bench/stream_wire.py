@@ -286,7 +286,7 @@ def _scripts(data: str) -> Iterator[str]:
 def _appends(script: str) -> Iterator[tuple[str, int, str]]:
     """The __cuiA(tid, seq, piece) calls of a script, in order."""
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"__cuiA\(", script):
+    for match in re.finditer(r"__cuiA\?\.\(", script):
         tid, end = decoder.raw_decode(script, match.end())
         seq, end = decoder.raw_decode(script, end + 1)
         piece, end = decoder.raw_decode(script, end + 1)

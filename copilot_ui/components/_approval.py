@@ -15,7 +15,7 @@ def approval_dialog() -> rx.Component:
     """The dialog, once per copilot: it shows the call that waits for approval, if any."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title("Approve ", rx.code(ApprovalState.tool), "?"),
+            rx.alert_dialog.title(ApprovalState.title),
             rx.alert_dialog.description(ApprovalState.sentence, size="2", class_name="cui-approval-sentence"),
             rx.el.form(
                 _identity(),

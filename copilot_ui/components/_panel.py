@@ -30,7 +30,10 @@ def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: boo
     """The copilot for the agent with this id (the page's choice; a picker offers the others when there are several)."""
     return rx.el.div(
         CuiResume.create(
-            thread_id=CopilotState.thread_id, empty=CopilotState.items.length() == 0, on_resume=CopilotState.open(agent)
+            thread_id=CopilotState.thread_id,
+            empty=CopilotState.items.length() == 0,
+            hydrated=rx.State.is_hydrated,
+            on_resume=CopilotState.open(agent),
         ),
         _header(title, closable),
         conversation(suggestions),
@@ -38,7 +41,6 @@ def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: boo
         composer(agent),
         approval_dialog(),
         class_name="cui-panel",
-        on_mount=CopilotState.open(agent),
     )
 
 

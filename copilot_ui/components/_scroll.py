@@ -19,11 +19,13 @@ class CuiScroll(rx.Component):
 
 
 class CuiResume(rx.Component):
-    """Asks again for the tab's conversation when it has one but shows none (its session was renewed)."""
+    """Asks for the tab's conversation as it is now whenever the page is hydrated (it loads, or its connection comes
+    back: the server may have restarted), and when the tab has one but shows none (its session was renewed)."""
 
     library = _RUNTIME.importable_path
     tag = "CuiResume"
 
     thread_id: rx.Var[str]
     empty: rx.Var[bool]
+    hydrated: rx.Var[bool]
     on_resume: rx.EventHandler[rx.event.no_args_event_spec]

@@ -2,9 +2,18 @@
 
     @cui.render_tool("show_order")
     def order_card(call: cui.ToolCallView) -> rx.Component:
-        return rx.card(rx.heading("Order ", call.arguments["order_id"]), rx.text(call.status))
+        order = call.result_json
+        return rx.card(
+            rx.heading("Order ", call.argument("order_id", "")),
+            rx.text(order["customer"].to(str), " · ", order["total"].to(str)),
+            rx.badge(rx.cond(call.status == "error", "Not found", call.status)),
+        )
 
-Everything in it came from the agent: show it as text (Reflex components escape text), never as HTML.
+While the arguments stream, `arguments` holds what has arrived: a missing key reads as undefined,
+which shows as nothing and iterates (rx.foreach) as an empty list; `argument(name, default)` gives
+the default instead. The card is drawn from what the conversation keeps, so it looks the same after
+a reload, from the conversations list, in another layout and after a restart. Everything in it came
+from the agent: show it as text (Reflex components escape text), never as HTML.
 """
 
 from __future__ import annotations
@@ -15,7 +24,16 @@ from typing import Any
 import reflex as rx
 
 from ..state import CopilotState
-from ..state._copilot import RESPOND_DIGEST, RESPOND_ITEM
+from ..state._forms import RESPOND_DIGEST, RESPOND_ITEM
+
+_RUNTIME = rx.asset("cui_form.jsx", shared=True)
+
+
+class CuiFormFields(rx.Component):
+    """Inside a question's form: unticked checkboxes go with the answer too (as False)."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiFormFields"
 
 
 @dataclass(frozen=True)
@@ -36,8 +54,14 @@ class ToolCallView:
 
     @property
     def arguments(self) -> rx.vars.ObjectVar:
-        """The arguments so far (a partial object while they stream), then the final ones."""
+        """The arguments so far (a partial object while they stream), then the ones the call runs with (which a
+        person who approved it, or the tool's prepare_arguments, may have changed from the agent's)."""
         return self.item["args"].to(dict)
+
+    def argument(self, name: str, default: Any = "", type_: Any = None) -> rx.Var:
+        """One argument, or `default` while it has not arrived yet (`type_`: its type, else the default's)."""
+        value = rx.cond(self.arguments.contains(name), self.arguments[name], default)
+        return value.to(type_ if type_ is not None else type(default))
 
     @property
     def status(self) -> rx.Var[str]:
@@ -46,8 +70,15 @@ class ToolCallView:
 
     @property
     def result(self) -> rx.Var[str]:
-        """The result's text once the call has one ("" before)."""
+        """The result's text once the call has one ("" before; "Error: …" when it failed)."""
         return rx.cond(self.item["res"], self.item["res"].to(str), "")
+
+    @property
+    def result_json(self) -> rx.vars.ObjectVar:
+        """The result parsed as JSON (what a tool returned as a dict, a list, a model), for a card to draw it as UI;
+        null before the result, and when the result is not JSON (text, an error). Read fields as
+        `call.result_json["customer"].to(str)`: a missing one reads as undefined, never an error."""
+        return self.item["rj"].to(dict)
 
     @property
     def progress(self) -> rx.Var[str]:
@@ -79,10 +110,17 @@ class ToolCallView:
         return CopilotState.respond(self.id, self.digest, value)
 
     def form(self, *children: Any, **props: Any) -> rx.Component:
-        """A form whose fields answer the waiting question when it is sent (their values become the answer)."""
+        """A form whose fields answer the waiting question when it is sent.
+
+        The answer is a dict of its fields by name: a text field's text; a checkbox alone under its name
+        True when ticked and False when not (unticked ones included); checkboxes sharing a name, the list
+        of the values of those ticked. A question function's `answer: dict[str, bool]` (or a TypedDict, a
+        model) receives it checked against that type.
+        """
         return rx.el.form(
             rx.el.input(type="hidden", name=RESPOND_ITEM, value=self.id),
             rx.el.input(type="hidden", name=RESPOND_DIGEST, value=self.digest),
+            CuiFormFields.create(),
             *children,
             on_submit=CopilotState.respond_form,
             **props,

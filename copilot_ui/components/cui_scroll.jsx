@@ -61,15 +61,22 @@ export function CuiScroll({ target, hasOlder = false, onOlder }) {
   );
 }
 
-// A tab whose conversation is not shown although it has one (its session was renewed after a reconnect,
-// or the server restarted without a reload) asks for it again, once per conversation.
-export function CuiResume({ threadId = "", empty = false, onResume }) {
+// The copilot asks for the tab's conversation as it is now whenever the page is hydrated: when it loads, and
+// each time its connection comes back (`hydrated` turns true again), for the server may have restarted, or dev
+// mode's hot reload have replaced it, and a run the tab shows as going may be gone. A tab whose conversation is
+// not shown although it has one (its session was renewed after a reconnect) asks too, once per conversation.
+export function CuiResume({ threadId = "", empty = false, hydrated = false, onResume }) {
   const asked = useRef("");
+  const resume = useRef(onResume);
+  resume.current = onResume; // a new function on every render: the effects below must not run for that
   useEffect(() => {
-    if (threadId && empty && asked.current !== threadId && onResume) {
+    if (hydrated) resume.current?.();
+  }, [hydrated]);
+  useEffect(() => {
+    if (threadId && empty && asked.current !== threadId) {
       asked.current = threadId;
-      onResume();
+      resume.current?.();
     }
-  }, [threadId, empty, onResume]);
+  }, [threadId, empty]);
   return null;
 }

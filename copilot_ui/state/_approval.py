@@ -9,6 +9,7 @@ arguments are checked against the tool's schema before the decision is taken.
 from __future__ import annotations
 
 import json
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -28,6 +29,7 @@ class ApprovalState(rx.State):
     item: str = ""  # the card's item id
     digest: str = ""
     tool: str = ""
+    title: str = ""  # what the call does, in words: "Refund an order?"
     sentence: str = ""
     fields: list[dict[str, Any]] = rx.field(default_factory=list)
     editable: bool = False
@@ -48,7 +50,7 @@ class ApprovalState(rx.State):
                 self.open = False
             return
         if request["item"] != self.item or request["digest"] != self.digest:
-            self.item, self.digest, self.tool = request["item"], request["digest"], request["tool"]
+            self.item, self.digest, self.tool, self.title = request["item"], request["digest"], request["tool"], request["title"]
             self.sentence, self.fields, self.editable = request["sentence"], request["fields"], request["editable"]
             self.error = ""
         self.open = True
@@ -71,6 +73,7 @@ def approval_request(
         "item": item_id,
         "digest": digest,
         "tool": call.function.name,
+        "title": dialog_title(call.function.name, tool, ui),
         "sentence": _sentence(call.function.name, arguments, tool, ui),
         "fields": [field for field in fields if field["value"] != "" or field["editable"]],
         "editable": any(field["editable"] for field in fields),
@@ -136,6 +139,22 @@ def _parsed(name: str, kind: str, text: str) -> Any:
 
 def _may_edit(editable: bool | tuple[str, ...], name: str) -> bool:
     return editable is True or (isinstance(editable, tuple) and name in editable)
+
+
+TITLE_WORDS = 60  # characters of a description's first sentence that still make a title
+
+
+def dialog_title(name: str, tool: Tool | None, ui: ToolUI | None) -> str:
+    """The dialog's title, a question in words: the tool's title, else its description's first sentence when
+    short, else its name as words ("refund_order" → "Refund order?")."""
+    title = ui.title if ui is not None and ui.title else ""
+    if not title and tool is not None:
+        first = re.split(r"[.:;!?\n]", tool.description.strip(), maxsplit=1)[0].strip()
+        title = first if 0 < len(first) <= TITLE_WORDS else ""
+    if not title:
+        title = re.sub(r"[_\-]+|(?<=[a-z])(?=[A-Z])", " ", name).strip().lower()
+    title = title.rstrip(" .?!")
+    return title[:1].upper() + title[1:] + "?"
 
 
 def _sentence(name: str, arguments: dict[str, Any], tool: Tool | None, ui: ToolUI | None) -> str:

@@ -18,27 +18,29 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
+from reflex_base.utils.form import FormData
 
-from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread, parse_arguments
+from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread
 from ..protocol import new_id
 from ..store import StoredThread
 from . import _browser_tools as browser_tools
 from . import _drives as drives
 from . import _remote as remote
 from ._approval import ApprovalState, approval_request, edited_arguments, pending_approval
+from ._cluster import worker
 from ._declarations import copilot
 from ._driving import work
+from ._forms import form_answer
 from ._handover import handover, window_texts
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
-from ._saving import load, resumed
+from ._saving import cut_off, load, resumed
 from ._shared_state import shared_state
 from ._sink import COMPOSER_INPUT_ID
-from ._view import Conversation, shown_arguments
+from ._view import Conversation, drawn_by_app, shown_arguments
 
 logger = logging.getLogger("copilot_ui.state")
 
-RESPOND_ITEM, RESPOND_DIGEST = "__cui_item", "__cui_digest"  # the fields naming the call a question form answers
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 DENIED_WITHOUT_REASON = "the user said no"
 OWNER_COOKIE_DAYS = 400
@@ -63,32 +65,39 @@ class CopilotState(rx.State):
     _agent_id: str = ""
     _page_agent: str = "default"  # the agent the page's copilot names (a new conversation's, unless picked)
     _older_from: int = -1  # index of the first item in `older` (-1: none loaded)
+    _worker: str = ""  # the server process (worker) that put `_thread` here: another one's may be out of date
 
     # Opening
 
     @rx.event(background=True)
     async def open(self, page_agent: str = "default") -> AsyncIterator[Any]:
-        """The copilot is on the page: show the tab's conversation (after a restart, from the store)."""
+        """The copilot is on the page, or its connection is back: show the tab's conversation as it is now (after a
+        restart of the server or dev mode's reload, from the store)."""
         async with self:
             owner = await self._owner()
             if page_agent in copilot.agent_ids():  # what a new conversation talks to
                 self._page_agent = page_agent
                 if not self._agent_id:
                     self.agent, self.demo = page_agent, copilot.is_demo(page_agent)
-            if self.get_value("_thread") is not None or not self.thread_id or copilot.store is None:
-                return
+            held = self.get_value("_thread")
+            if held is not None and not await self._outlived(held):
+                return  # what the tab holds is current
             wanted = self.thread_id
-        stored = await load(copilot.store, owner, wanted)
+        stored = await load(copilot.store, owner, wanted) if wanted and copilot.store is not None else None
         if stored is None:
             async with self:
-                if self.get_value("_thread") is None:
+                if _id_of(self.get_value("_thread")) != _id_of(held):
+                    return  # the person started meanwhile
+                if held is not None:
+                    await self._keep_without_store(held)
+                elif self.thread_id == wanted:
                     self.thread_id = ""
             return
         thread, conversation, texts = opened(stored)
         if texts:
             yield rx.call_script(texts)  # the texts first: the items that show them follow
         async with self:
-            if self.get_value("_thread") is not None:
+            if _id_of(self.get_value("_thread")) != _id_of(held):
                 return  # the person started meanwhile
             await self._switch(thread, conversation, agent_id=stored.summary.agent)
 
@@ -96,13 +105,19 @@ class CopilotState(rx.State):
 
     @rx.event(background=True)
     async def send(self, form: dict[str, Any]) -> AsyncIterator[Any]:
-        """The person sent a message from the composer."""
+        """The person sent a message from the composer (while the agent's question waits, it is their answer)."""
         text = str(form.get("message") or "").strip()
         if not text:
             return
         message_id = new_id("user-")
         async with self:
             self._older_from = -1  # sending brings the person to the end: the older items they read above are let go
+            thread, conversation = await self._current_or_stored(await self._owner())
+            question = _question_for_composer(thread, conversation)
+        if question is not None:
+            async for event in self._decide(*question, Answer(text)):
+                yield event
+            return
 
         async def send_it(drive: drives.Drive) -> Any:
             return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim)
@@ -121,6 +136,9 @@ class CopilotState(rx.State):
         """Answer the person's last message again (the reply and what came with it are replaced)."""
 
         async def regenerate_it(drive: drives.Drive) -> Any:
+            last = next((m for m in reversed(drive.thread.messages) if m.role == "user"), None)
+            if last is not None:
+                drive.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
             return await drive.loop.regenerate(drive.thread, claim=drive.claim)
 
         async for event in work(self, regenerate_it, join=lambda _drive: True):
@@ -137,6 +155,7 @@ class CopilotState(rx.State):
             return
 
         async def edit_it(drive: drives.Drive) -> Any:
+            drive.sink.replacing_from(message_id)
             return await drive.loop.edit(drive.thread, message_id, text, new_id("user-"), claim=drive.claim)
 
         async for event in work(self, edit_it, join=lambda _drive: True):
@@ -147,6 +166,7 @@ class CopilotState(rx.State):
         """Retry after an error: the failed step runs again."""
 
         async def retry_it(drive: drives.Drive) -> Any:
+            drive.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
             return await drive.loop.retry(drive.thread, claim=drive.claim)
 
         async for event in work(self, retry_it, join=lambda _drive: True):
@@ -200,11 +220,10 @@ class CopilotState(rx.State):
             yield event
 
     @rx.event(background=True)
-    async def respond_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
-        """A question card's form (ToolCallView.form) was sent: its fields are the answer."""
-        fields = dict(form)
-        item_id, digest = str(fields.pop(RESPOND_ITEM, "")), str(fields.pop(RESPOND_DIGEST, ""))
-        async for event in self._decide(item_id, digest, Answer(fields)):
+    async def respond_form(self, form: FormData) -> AsyncIterator[Any]:
+        """A question card's form (ToolCallView.form) was sent: its fields are the answer (see `_forms`)."""
+        item_id, digest, answer = form_answer(form)
+        async for event in self._decide(item_id, digest, Answer(answer)):
             yield event
 
     @rx.event(background=True)
@@ -312,12 +331,31 @@ class CopilotState(rx.State):
         return owner
 
     async def _current_or_stored(self, owner: str) -> tuple[Thread, Conversation]:
-        """The tab's thread; if the tab lost its state (a new session after a reconnect), its thread from the store."""
-        if self.get_value("_thread") is None and self.thread_id and copilot.store is not None:
-            stored = await load(copilot.store, owner, self.thread_id)
+        """The tab's thread as it is now: from the store when the tab lost it (a new session after a reconnect) or
+        holds it from another life of the server."""
+        held = self.get_value("_thread")
+        if held is None or await self._outlived(held):
+            stored = await load(copilot.store, owner, self.thread_id) if self.thread_id and copilot.store is not None else None
             if stored is not None:
-                await self._switch(*resumed(stored), agent_id=stored.summary.agent)
+                await self._switch(*resumed(stored, copilot.rendered_tools()), agent_id=stored.summary.agent)
+            elif held is not None:
+                await self._keep_without_store(held)
         return self._current()
+
+    async def _outlived(self, thread: Thread) -> bool:
+        """Whether the tab's thread was put there by another life of the server (before a restart, or dev mode's
+        reload) or by another worker, and no drive works on it now: then the store has it as it is, and a run the
+        tab shows as going is gone."""
+        if self._worker == worker():
+            return False
+        return drives.running(thread.id) is None and not await remote.driven_elsewhere(thread.id)
+
+    async def _keep_without_store(self, thread: Thread) -> None:
+        """A thread another life of the server left in the tab, which no store has: kept, the run it showed cut off."""
+        conversation = self.get_value("_conversation") or Conversation.of(thread.id, copilot.rendered_tools())
+        if (await self.get_state(LiveState)).running:
+            cut_off(thread, conversation, thread.last_message_id())
+        await self._switch(thread, conversation, agent_id=self._agent_id)
 
     def _current(self) -> tuple[Thread, Conversation]:
         """The tab's thread and its view (made on first use), as plain objects: a drive uses them outside the lock."""
@@ -340,8 +378,8 @@ class CopilotState(rx.State):
         self, thread: Thread, conversation: Conversation | None, agent_id: str = ""
     ) -> tuple[Conversation, list[dict[str, Any]]]:
         """Show this conversation in the tab (a new one when `conversation` is None); its view and its items."""
-        conversation = conversation or Conversation.of(thread.id)
-        self._thread, self._conversation, self._agent_id = thread, conversation, agent_id
+        conversation = conversation or Conversation.of(thread.id, copilot.rendered_tools())
+        self._thread, self._conversation, self._agent_id, self._worker = thread, conversation, agent_id, worker()
         shown = agent_id or self._page_agent
         self.thread_id, self.agent, self.demo, self.suggestions = thread.id, shown, copilot.is_demo(shown), []
         self.items, self.older, self.has_older, self._older_from = [], [], False, -1
@@ -360,8 +398,6 @@ class CopilotState(rx.State):
             if call_id is None:
                 logger.warning("a decision named no card of this conversation (%r); ignored", item_id)
                 return False
-            if isinstance(decision, Answer):
-                decision = _answered((drive.thread if drive is not None else thread), call_id, decision)
             if drive is not None:  # the running drive acts on it at once
                 drive.loop.decide(drive.thread, call_id, decision, str(digest))
                 return False
@@ -370,8 +406,7 @@ class CopilotState(rx.State):
         async def elsewhere(thread: Thread, conversation: Conversation) -> None:
             call_id = conversation.call_of(str(item_id))
             if call_id is not None:
-                taken = _answered(thread, call_id, decision) if isinstance(decision, Answer) else decision
-                await remote.decide(thread.id, call_id, taken, str(digest))
+                await remote.decide(thread.id, call_id, decision, str(digest))
 
         yield rx.set_focus(COMPOSER_INPUT_ID)  # the decision is made: back to the message box
         async for event in work(self, resume, record=record, remote_request=elsewhere):
@@ -384,7 +419,7 @@ class CopilotState(rx.State):
         items: list[dict[str, Any]] | None,
         status: str,
         running: bool,
-        shared: dict[str, Any] | None = None,
+        shared: dict[type, dict[str, Any]] | None = None,
         suggestions: list[str] | None = None,
     ) -> None:
         """The sink's write: the items, the status line, the agent's state; the thread is kept with the tab's state."""
@@ -392,12 +427,12 @@ class CopilotState(rx.State):
             shown = self.get_value("_thread")
             if shown is not None and shown.id != thread.id:
                 return  # the tab moved on to another conversation: this drive's view is written nowhere
-            self._thread, self._conversation = thread, conversation
+            self._thread, self._conversation, self._worker = thread, conversation, worker()
             if items is not None:
                 self._show(items)
                 self._offer_approval(thread, conversation, items, await self.get_state(ApprovalState))
-            if shared and copilot.shared_state is not None:
-                shared_state(copilot.shared_state).write(await self.get_state(copilot.shared_state), shared)
+            for state_type, values in (shared or {}).items():
+                shared_state(state_type).write(await self.get_state(state_type), values)
             if suggestions is not None and suggestions != self.suggestions:
                 self.suggestions = suggestions
             elif running and self.suggestions:
@@ -451,19 +486,36 @@ def opened(stored: StoredThread) -> tuple[Thread, Conversation, str]:
     """A stored conversation as a tab opens it: as the drive working on it has it (if one does), else as stored; and
     the script that hands over the texts of its window, to send before its items (so that it shows at once)."""
     running = drives.running(stored.thread.id)
-    thread, conversation = (running.thread, running.sink.conversation) if running is not None else resumed(stored)
+    if running is not None:
+        thread, conversation = running.thread, running.sink.conversation
+    else:
+        thread, conversation = resumed(stored, copilot.rendered_tools())
     texts = window_texts(thread, conversation, running.sink if running is not None else None, copilot.scrubber(), WINDOW)
     return thread, conversation, texts
 
 
-def _answered(thread: Thread, call_id: str, answer: Answer) -> Answer:
-    """The person's response as the call's result: through the question tool's own function when it has one."""
-    call = thread.tool_call(call_id)
-    ui = copilot.tool_ui.get(call.function.name) if call is not None else None
-    if call is None or ui is None or ui.answer is None:
-        return answer
-    try:
-        return Answer(ui.answer(**parse_arguments(call), answer=answer.value))
-    except Exception:
-        logger.exception("%s could not turn the person's response into a result; the response is the result", call.function.name)
-        return answer
+def _question_for_composer(thread: Thread, conversation: Conversation) -> tuple[str, str] | None:
+    """The card (item id, digest) of the first question waiting for the person that a typed message answers: one
+    whose answer is text (the default card asks for text; an app's own card, without a text answer, does not)."""
+    drive = drives.running(thread.id)
+    thread = drive.thread if drive is not None else thread  # the running drive holds the newest thread
+    for key, waiting in thread.awaiting.items():
+        item_id = conversation.ids.get("c:" + key)
+        if waiting.kind != "input" or key in thread.decisions or item_id is None:
+            continue
+        if waiting.interrupt_id is not None or _takes_text(waiting.tool_name):  # an agent's question is text
+            return item_id, waiting.digest
+    return None
+
+
+def _takes_text(tool_name: str) -> bool:
+    """Whether a question tool's answer may be a typed message: its answer function takes text, or it has none and
+    its card is the default one (which asks for text)."""
+    tool = copilot.tool(tool_name)
+    if tool is None or not tool.takes_text_answer:
+        return False
+    return tool.answer_type is not None or not drawn_by_app(tool_name, copilot.rendered_tools())
+
+
+def _id_of(thread: Thread | None) -> str | None:
+    return thread.id if thread is not None else None

@@ -7,7 +7,6 @@ and its components read when the page is compiled.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import Any, TypeVar
 from ..agents import Agent, AgentRegistry, Scrubber
 from ..core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ..store import ThreadStore
+from ._shared_state import shared_state
 
 F = TypeVar("F", bound=Callable[..., Any])
 _DEFAULT_STORE = "default"
@@ -26,9 +26,9 @@ _DEFAULT_STORE = "default"
 class ToolUI:
     """How a tool's calls look and are decided on the page (options of frontend_tool and its kin)."""
 
+    title: str = ""  # what the tool does, in a few words (the approval dialog's title); else from its description
     describe: Callable[[Any], str] | None = None  # one sentence about what a call will do, from its arguments
     editable: bool | tuple[str, ...] = False  # arguments the person may change before approving (True: all)
-    answer: Callable[..., Any] | None = None  # a question tool's function when it turns the response into the result
 
 
 @dataclass(frozen=True)
@@ -63,11 +63,11 @@ class Copilot:
         self.text_limit = 20_000  # characters of a text shown before "Show all"
         self.renderers: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> the app's card for its calls
         self.tool_ui: dict[str, ToolUI] = {}
-        self.shared_state: type | None = None  # the Reflex state that mirrors the agent's state
+        self.agent_states: dict[type, tuple[str, ...] | None] = {}  # Reflex states mirroring an agent's state: their agents
 
     @property
     def store(self) -> ThreadStore | None:
-        """Where conversations are kept (made on first use: COPILOT_STORE_URL, else ./copilot_threads.db); None: nowhere."""
+        """Where conversations are kept (made on first use: COPILOT_STORE_URL, else .copilot/threads.db); None: nowhere."""
         if self._store == _DEFAULT_STORE:
             from ..store import SQLThreadStore
 
@@ -124,9 +124,10 @@ class Copilot:
         the handler waits). Options: name, description, mode ("parallel"/"sequential"), approval
         ("never"/"always"/a predicate on the arguments), follow_up, completes_run, timeout, available
         (a predicate on the Session), agent, prepare_arguments; and for the page: render (the call's
-        card, a function of a ToolCallView), describe (a sentence about the effect, from the validated
-        arguments: `describe=lambda a: f"Refund order {a.order_id}"`), editable (True, or the names of
-        the arguments the person may change in the approval dialog).
+        card, a function of a ToolCallView), title (what it does in a few words, the approval dialog's
+        title: "Refund an order"; else the description's first sentence), describe (a sentence about
+        the effect, from the validated arguments: `describe=lambda a: f"Refund order {a.order_id}"`),
+        editable (True, or the names of the arguments the person may change in the approval dialog).
         """
 
         def register(handler: F) -> F:
@@ -140,14 +141,13 @@ class Copilot:
 
         render= draws the question as a card whose controls call `call.respond(value)`. A function
         with an `answer` parameter turns the response into the result: it is called with the
-        call's arguments and `answer=<the response>`, and returns the result.
+        call's arguments, validated and typed as a frontend tool's are, and `answer=<the response>`
+        checked against that parameter's type (`answer: dict[str, bool]` for a checklist form), and
+        returns the result. Without one, the response is the result.
         """
 
         def register(handler: F) -> F:
-            ui = self._ui_options(handler, options)
-            if "answer" in inspect.signature(handler).parameters:
-                self.tool_ui[ui.get("name") or handler.__name__] = ToolUI(answer=handler)
-            self.add_tool(tool_from_function(handler, kind="human", exclude=("answer",), **ui))
+            self.add_tool(tool_from_function(handler, kind="human", **self._ui_options(handler, options)))
             return handler
 
         return register(function) if function is not None else register
@@ -185,23 +185,39 @@ class Copilot:
 
         return register
 
-    def agent_state(self, state_type: type) -> type:
-        """Share this Reflex state with the agent: its fields go with every run as the agent's state, and
-        the agent's STATE_SNAPSHOT / STATE_DELTA events change it while the agent works (a change that
-        does not fit the fields' types is refused)."""
-        self.shared_state = state_type
+    def agent_state(self, state_type: type, *, agent: str | tuple[str, ...] | list[str] | None = None) -> type:
+        """Share this Reflex state with the agent (with `agent=`, only with that agent, or those): its fields go with
+        every run as keys of the agent's state, and the agent's STATE_SNAPSHOT / STATE_DELTA events change them while
+        it works (a change that does not fit the fields' types is refused). Several states may be bound, to one agent
+        or to different ones; two bound to one agent may not share a field name.
+        """
+        agents = (agent,) if isinstance(agent, str) else tuple(agent) if agent is not None else None
+        for other, other_agents in self.agent_states.items():
+            overlap = agents is None or other_agents is None or set(agents) & set(other_agents)
+            common = set(shared_state(state_type).fields) & set(shared_state(other).fields)
+            if other is not state_type and overlap and common:
+                raise ValueError(
+                    f"{state_type.__name__} and {other.__name__} are both bound to an agent's state and both have "
+                    f"{', '.join(sorted(common))}: the agent's state would hold one value for two fields"
+                )
+        self.agent_states[state_type] = agents
         return state_type
+
+    def agent_states_of(self, agent_id: str) -> list[type]:
+        """The Reflex states bound to this agent's state."""
+        return [state for state, agents in self.agent_states.items() if agents is None or agent_id in agents]
 
     def _ui_options(self, handler: Callable[..., Any], options: dict[str, Any]) -> dict[str, Any]:
         """Take the page's options out of a tool's options (the rest go to the tool)."""
         options = dict(options)
         name = options.get("name") or handler.__name__
-        render = options.pop("render", None)
+        render, title = options.pop("render", None), str(options.pop("title", "") or "")
         describe, editable = options.pop("describe", None), options.pop("editable", False)
         if render is not None:
             self.renderers[name] = render
-        if describe is not None or editable:
-            self.tool_ui[name] = ToolUI(describe=describe, editable=tuple(editable) if isinstance(editable, list) else editable)
+        if describe is not None or editable or title:
+            editable = tuple(editable) if isinstance(editable, list) else editable
+            self.tool_ui[name] = ToolUI(title=title, describe=describe, editable=editable)
         return options
 
     def add_tool(self, tool: Tool) -> Tool:

@@ -10,7 +10,6 @@ its sink sends to the browser until it is over, then the thread is saved and rel
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -25,8 +24,9 @@ from ._declarations import copilot
 from ._live import LiveState
 from ._saving import Keeper
 from ._session_states import SessionStates
-from ._shared_state import shared_state
+from ._shared_state import SharedStates
 from ._sink import ViewSink
+from ._text_channel import whole_texts_script
 from ._view import Conversation
 
 logger = logging.getLogger("copilot_ui.state")
@@ -80,7 +80,7 @@ async def work(
                 if refused:
                     note = conversation.add_note("error", refused, None)
                     state._show(conversation.items(thread))
-                    refused = f"__cuiS({json.dumps({note.id: [0, refused]})})"
+                    refused = whole_texts_script({note.id: [0, refused]})
                 elif await remote.claim(thread):
                     drive = begin(state, thread, conversation, owner)
                     if drive is None:
@@ -110,13 +110,14 @@ def choose_agent(state: Any, asked: str) -> str:
 
 def begin(state: Any, thread: Thread, conversation: Conversation, owner: str) -> drives.Drive | None:
     """Claim the thread and set up its drive (synchronous: nothing can start in between)."""
-    shared = shared_state(copilot.shared_state) if copilot.shared_state is not None else None
-    sink = ViewSink(state, thread, conversation, scrubber=copilot.scrubber(), rendered=copilot.rendered_tools(), shared=shared)
+    agent_id = state._agent_id or "default"
+    shared = SharedStates(copilot.agent_states_of(agent_id))
+    sink = ViewSink(state, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
     store = copilot.store
-    keeper = Keeper(store, owner, state._agent_id or "default") if store is not None else None
+    keeper = Keeper(store, owner, agent_id) if store is not None else None
 
     async def read_context() -> list[Context]:
-        return await _read_context(state, thread, sink)
+        return await _read_context(state, thread, sink, shared)
 
     async def commit() -> None:  # before each agent run: the page shows the tools' changes, the thread is kept
         await sink.commit()
@@ -124,7 +125,7 @@ def begin(state: Any, thread: Thread, conversation: Conversation, owner: str) ->
             await keeper.save(thread, conversation, running=True)
 
     loop = RunLoop(
-        copilot.agent(state._agent_id or "default"),
+        copilot.agent(agent_id),
         copilot.toolbox,
         hooks=sink.hooks(copilot.hooks),
         context=read_context,
@@ -189,15 +190,17 @@ async def _not_running(state: Any) -> None:
         logger.exception("could not reset the copilot's running state")
 
 
-async def _read_context(state: Any, thread: Thread, sink: ViewSink) -> list[Context]:
-    """What the agent sees, read fresh from the page's states for every run (and its state, when shared)."""
+async def _read_context(state: Any, thread: Thread, sink: ViewSink, shared: SharedStates) -> list[Context]:
+    """What the agent sees, read fresh from the page's states for every run (and its state, where shared)."""
     values = []
     async with state:
         for provider in copilot.contexts:
             page_state = await state.get_state(provider.state) if provider.state is not None else None
             values.append(Context(description=provider.description, value=provider.value(page_state)))
-        if copilot.shared_state is not None:
-            page = shared_state(copilot.shared_state).read(await state.get_state(copilot.shared_state))
+        if shared:
+            page: dict[str, Any] = {}
+            for part in shared.parts:
+                page |= part.read(await state.get_state(part.state_type))
             thread.state = {**thread.state, **page} if isinstance(thread.state, dict) else page
             sink.shared_state_read()
     return values

@@ -7,12 +7,12 @@ still to come follow it exactly; any other text whole, as the thread has it now,
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..agents import Scrubber
 from ..core import Thread
 from ._sink import ViewSink
+from ._text_channel import whole_texts_script
 from ._view import Conversation
 
 MOST_AT_ONCE = 200  # text ids one request may ask for
@@ -33,7 +33,7 @@ def handover(tids: Any, thread: Thread, conversation: Conversation, sink: ViewSi
         whole = conversation.text_of(tid, thread)
         if whole is not None:
             texts[tid] = [conversation.seqs.get(tid, 0), scrubber.scrub(whole)]
-    return f"__cuiS({json.dumps(texts, ensure_ascii=False)})" if texts else ""
+    return whole_texts_script(texts) if texts else ""
 
 
 def window_texts(thread: Thread, conversation: Conversation, sink: ViewSink | None, scrubber: Scrubber, window: int) -> str:

@@ -62,14 +62,20 @@ async def load(store: ThreadStore, owner: str, thread_id: str) -> StoredThread |
         return None
 
 
-def resumed(stored: StoredThread) -> tuple[Thread, Conversation]:
-    """A stored thread and its view, ready to show; one cut off by a crash says so and offers Retry."""
+def resumed(stored: StoredThread, rendered: frozenset[str]) -> tuple[Thread, Conversation]:
+    """A stored thread and its view, ready to show (`rendered`: the tools an app draws itself); one cut off by a
+    crash, a restart or dev mode's reload says so and offers Retry."""
     thread = stored.thread
-    conversation = Conversation.from_notes(thread.id, stored.notes)
+    conversation = Conversation.from_notes(thread.id, stored.notes, rendered)
     conversation.created = True
     if conversation.run_after is not None:
-        thread.turn.failed = "interrupted"
-        thread.turn.failed_after = conversation.run_after or None
-        conversation.add_note("error", INTERRUPTED, conversation.run_after or None, retry=True)
-        conversation.run_after = None
+        cut_off(thread, conversation, conversation.run_after or None)
     return thread, conversation
+
+
+def cut_off(thread: Thread, conversation: Conversation, after: str | None) -> None:
+    """The run after this message (None: from the start) was cut off by the server stopping: Retry runs it again."""
+    thread.turn.failed = "interrupted"
+    thread.turn.failed_after = after
+    conversation.add_note("error", INTERRUPTED, after, retry=True)
+    conversation.run_after = None

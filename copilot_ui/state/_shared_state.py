@@ -1,11 +1,11 @@
-"""The agent's state, mirrored in a Reflex state of the app: typed, checked, and sent with every run.
+"""The agent's state, mirrored in Reflex states of the app: typed, checked, and sent with every run.
 
-The app names a Reflex state (`cui.agent_state(ReportState)`); its own fields are the part of the
-agent's state the page shows and edits. Before each run they are read fresh into the thread's
-state (so the person's edits go with it); when the agent changes the state (STATE_SNAPSHOT,
-STATE_DELTA) the new values are checked against the fields' types and written to the Reflex state
-while the agent works. A change that does not fit is refused: the state stays as it was, and the
-server log says why.
+The app names Reflex states (`cui.agent_state(ReportState)`, or `agent="research"` for one agent's
+only); the fields of those bound to an agent are the part of its state the page shows and edits.
+Before each run they are read fresh into the thread's state (so the person's edits go with it);
+when the agent changes the state (STATE_SNAPSHOT, STATE_DELTA) the new values are checked against
+the fields' types and written to the Reflex states while the agent works. A change that does not
+fit is refused whole: every state stays as it was, and the server log says why.
 """
 
 from __future__ import annotations
@@ -59,6 +59,26 @@ class SharedState:
         for name, value in values.items():
             if field_value(state, name) != value:
                 setattr(state, name, copy.deepcopy(value))
+
+
+class SharedStates:
+    """The Reflex states bound to one agent: each class's fields are keys of the agent's state."""
+
+    def __init__(self, state_types: list[type]) -> None:
+        self.parts = [shared_state(state_type) for state_type in state_types]
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+    def accept(self, agent_state: Any) -> dict[type, dict[str, Any]] | None:
+        """Each state's new field values in the agent's state, checked; None when any does not fit (all refused)."""
+        accepted = {}
+        for part in self.parts:
+            values = part.accept(agent_state)
+            if values is None:
+                return None
+            accepted[part.state_type] = values
+        return accepted
 
 
 _BY_TYPE: dict[type, SharedState] = {}

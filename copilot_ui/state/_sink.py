@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import json
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -52,7 +51,8 @@ from ..core import (
     UserMessageAdded,
 )
 from ._dev_console import DevConsole
-from ._shared_state import SharedState
+from ._shared_state import SharedStates
+from ._text_channel import append_script, whole_texts_script
 from ._view import Conversation, LiveMarks, arguments_text, drawn_by_app, pretty_json, question_of
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
@@ -85,8 +85,7 @@ class ViewSink:
         conversation: Conversation,
         *,
         scrubber: Scrubber,
-        rendered: frozenset[str] = frozenset(),
-        shared: SharedState | None = None,
+        shared: SharedStates | None = None,
         interval: float = MIN_INTERVAL,
     ) -> None:
         self._state = state  # the CopilotState of the background task that runs the drive
@@ -94,11 +93,10 @@ class ViewSink:
         self.conversation = conversation
         self.marks = LiveMarks()
         self._scrubber = scrubber
-        self._rendered = rendered
         self._drawn: set[str] = set()  # call ids whose arguments stream into an app's renderer
         self._shared = shared
         self._shared_good: Any = copy.deepcopy(thread.state)  # the agent's state as it last fitted the app's fields
-        self._shared_values: dict[str, Any] = {}  # fields of the app's state to write at the next flush
+        self._shared_values: dict[type, dict[str, Any]] = {}  # fields of the app's states to write at the next flush
         self._suggestions: list[str] = []  # what the agent proposed to ask next, shown once the turn is over
         self._interval = interval
         self._streams: dict[str, _Stream] = {}
@@ -137,6 +135,16 @@ class ViewSink:
         self._whole(self.conversation.message_item(message_id, "user"), text)
         self._items_changed()
         self._schedule()
+
+    def replacing_from(self, message_id: str) -> None:
+        """This message and what follows are about to be replaced (Regenerate, an edit): their notes go now."""
+        self.conversation.forget_notes_from(self.thread, message_id)
+        self._items_changed()
+
+    def retrying(self) -> None:
+        """The person pressed Retry: the error that offered it goes."""
+        self.conversation.forget_retried()
+        self._items_changed()
 
     def _turn_started(self, _event: TurnStarted) -> None:
         self._set_status("Thinking…")
@@ -206,7 +214,7 @@ class ViewSink:
     def _tool_started(self, event: ToolCallStarted) -> None:
         self._agent_spoke(event)
         self.marks.arguments.add(event.call_id)
-        if drawn_by_app(event.tool_name, self._rendered):
+        if drawn_by_app(event.tool_name, self.conversation.rendered):
             self._drawn.add(event.call_id)
         self._items_changed()
 
@@ -228,6 +236,9 @@ class ViewSink:
     def _execution_started(self, event: ToolExecutionStarted) -> None:
         self.dev.began("tool:" + event.call_id)
         self.marks.running.add(event.call_id)
+        call = self.thread.tool_call(event.call_id)
+        if call is not None and pretty_json(event.arguments) != arguments_text(call):  # prepared, rewritten or edited
+            self.conversation.ran_with[event.call_id] = dict(event.arguments)  # kept: the card shows them after a reload
         self._whole(self.conversation.call_item(event.call_id) + ".a", pretty_json(event.arguments))
         self._set_status(f"Running {event.tool_name}…")
         self._items_changed()
@@ -278,14 +289,15 @@ class ViewSink:
 
     def _state_changed(self, _event: StateChanged) -> None:
         self._agent_spoke(_event)
-        if self._shared is None:
+        if not self._shared:
             return
-        values = self._shared.accept(self.thread.state)
-        if values is None:  # refused: the thread keeps the last state that fitted
+        accepted = self._shared.accept(self.thread.state)
+        if accepted is None:  # refused: the thread keeps the last state that fitted
             self.thread.state = copy.deepcopy(self._shared_good)
             return
         self._shared_good = copy.deepcopy(self.thread.state)
-        self._shared_values.update(values)
+        for state_type, values in accepted.items():
+            self._shared_values.setdefault(state_type, {}).update(values)
         self._urgent = True
 
     def shared_state_read(self) -> None:
@@ -449,7 +461,7 @@ class ViewSink:
                     async with asyncio.timeout(1.0):
                         await self._outbox.join()  # texts before the items that show them
             if self._items_dirty or self._status_dirty or self._shared_values:
-                items = self.conversation.items(self.thread, self.marks, self._rendered) if self._items_dirty else None
+                items = self.conversation.items(self.thread, self.marks) if self._items_dirty else None
                 shared, self._shared_values = self._shared_values, {}
                 self._items_dirty = self._status_dirty = self._items_can_wait = False
                 suggestions = self._suggestions if not self._running else None
@@ -467,7 +479,7 @@ class ViewSink:
                 stream.seq += 1
                 stream.sent.append(piece)
                 self._seqs[tid] = stream.seq
-                calls.append(f"__cuiA({json.dumps(tid)},{stream.seq},{json.dumps(piece, ensure_ascii=False)})")
+                calls.append(append_script(tid, stream.seq, piece))
             if stream.ended:
                 del self._streams[tid]
         if self._wholes:
@@ -475,7 +487,7 @@ class ViewSink:
             for tid, (seq, _) in wholes.items():
                 self._seqs[tid] = seq
             self._wholes = {}
-            calls.append(f"__cuiS({json.dumps(wholes, ensure_ascii=False)})")
+            calls.append(whole_texts_script(wholes))
         return ";".join(calls)
 
     # Waiting for the agent

@@ -7,8 +7,10 @@ reach the browser through the text channel (`cui_text.jsx`), each under a text i
 or for a tool card its id plus ".a" (arguments), ".r" (result) or ".q" (the question or message).
 
 The thread is the source of truth: the list of items is derived from its messages, plus what only
-the view knows (errors and notices, how each call ended, what the running drive is doing now).
-No Reflex here, so that it is tested and stored as plain data.
+the view knows (errors and notices, how each call ended, the arguments a call ran with when a
+person or a hook changed them, what the running drive is doing now). What the view knows is kept
+with the thread, so that a conversation loaded from the store shows every card as it was shown,
+an app's own cards included. No Reflex here, so that it is tested and stored as plain data.
 """
 
 from __future__ import annotations
@@ -63,28 +65,30 @@ class Conversation:
     notes: list[Note] = field(default_factory=list)
     outcomes: dict[str, str] = field(default_factory=dict)  # call id -> how it ended (complete, denied, aborted, …)
     thought: dict[str, float] = field(default_factory=dict)  # reasoning message id -> seconds spent
+    ran_with: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> its arguments as run, where not the agent's
     seqs: dict[str, int] = field(default_factory=dict)  # text id -> the last piece (or whole) the tab was sent
     counter: int = 0
     run_after: str | None = None  # while a run goes: the message it follows ("" before any); kept to spot a crash
     created: bool = False  # the store has the thread (a deleted one is not brought back)
+    rendered: frozenset[str] = frozenset()  # tools an app draws itself: their cards carry the call's data (not kept)
 
     @classmethod
-    def of(cls, thread_id: str) -> Conversation:
-        """The view of a new conversation of this thread."""
-        return cls(key=hashlib.blake2s(thread_id.encode(), digest_size=3).hexdigest()[:4])
+    def of(cls, thread_id: str, rendered: frozenset[str] = frozenset()) -> Conversation:
+        """The view of a new conversation of this thread; `rendered` names the tools an app draws itself."""
+        return cls(key=hashlib.blake2s(thread_id.encode(), digest_size=3).hexdigest()[:4], rendered=rendered)
 
     # Kept with the thread in a store (ThreadStore notes: small JSON objects)
 
     def to_notes(self) -> list[dict[str, Any]]:
         """The view as JSON objects: its ids and outcomes first, then each note."""
         view = {"key": self.key, "ids": self.ids, "outcomes": self.outcomes, "thought": self.thought}
-        view |= {"counter": self.counter, "run_after": self.run_after}
+        view |= {"ran_with": self.ran_with, "counter": self.counter, "run_after": self.run_after}
         return [{"view": view}, *({"note": dataclasses.asdict(note)} for note in self.notes)]
 
     @classmethod
-    def from_notes(cls, thread_id: str, saved: list[dict[str, Any]]) -> Conversation:
+    def from_notes(cls, thread_id: str, saved: list[dict[str, Any]], rendered: frozenset[str] = frozenset()) -> Conversation:
         """The view as to_notes() kept it (a fresh one for a thread saved without)."""
-        conversation = cls.of(thread_id)
+        conversation = cls.of(thread_id, rendered)
         for entry in saved:
             if isinstance(entry.get("view"), dict):
                 view = entry["view"]
@@ -93,6 +97,7 @@ class Conversation:
                 conversation.keys = {item: key for key, item in conversation.ids.items()}
                 conversation.outcomes = dict(view.get("outcomes") or {})
                 conversation.thought = dict(view.get("thought") or {})
+                conversation.ran_with = dict(view.get("ran_with") or {})
                 conversation.counter = int(view.get("counter") or 0)
                 conversation.run_after = view.get("run_after")
             elif isinstance(entry.get("note"), dict):
@@ -141,12 +146,20 @@ class Conversation:
         for note in self.notes:
             note.retry = False
 
+    def forget_retried(self) -> None:
+        """Retry was pressed: the error that offered it is answered, and goes."""
+        self.notes = [note for note in self.notes if not note.retry]
+
+    def forget_notes_from(self, thread: Thread, message_id: str) -> None:
+        """This message and those after it are being replaced (Regenerate, an edit): the notes about them go."""
+        ids = [message.id for message in thread.messages]
+        replaced = set(ids[ids.index(message_id) :]) if message_id in ids else set()
+        self.notes = [note for note in self.notes if note.after not in replaced]
+
     # Items
 
-    def items(
-        self, thread: Thread, marks: LiveMarks | None = None, rendered: frozenset[str] = frozenset()
-    ) -> list[dict[str, Any]]:
-        """Every item of the conversation, in order; `rendered` names the tools an app draws itself (they get data)."""
+    def items(self, thread: Thread, marks: LiveMarks | None = None) -> list[dict[str, Any]]:
+        """Every item of the conversation, in order (the cards of the tools an app draws itself carry the call's data)."""
         marks = marks or LiveMarks()
         notes: dict[str | None, list[Note]] = {}
         for note in self.notes:
@@ -162,7 +175,7 @@ class Conversation:
                 if _has_text(message.content) or message.id in marks.streaming:
                     items.append(self._text_item(message.id, "assistant", marks))
                 for call in message.tool_calls or ():
-                    items.append(self._card(thread, call, marks, awaiting, rendered))
+                    items.append(self._card(thread, call, marks, awaiting))
             items.extend(self._note_item(note) for note in notes.pop(message.id, ()))
         for left in notes.values():  # notes whose message left the thread (a snapshot replaced it)
             items.extend(self._note_item(note) for note in left)
@@ -178,9 +191,7 @@ class Conversation:
             item["sec"] = max(1, round(self.thought[message_id]))
         return item
 
-    def _card(
-        self, thread: Thread, call: ToolCall, marks: LiveMarks, awaiting: dict[str, Any], rendered: frozenset[str]
-    ) -> dict[str, Any]:
+    def _card(self, thread: Thread, call: ToolCall, marks: LiveMarks, awaiting: dict[str, Any]) -> dict[str, Any]:
         name = call.function.name
         card: dict[str, Any] = {"id": self.call_item(call.id), "k": "t", "n": name}
         result = thread.result_of(call.id)
@@ -198,11 +209,25 @@ class Conversation:
             card["s"] = "pending"
         if call.id in marks.progress:
             card["p"] = marks.progress[call.id]
-        if drawn_by_app(name, rendered):
-            card["args"] = _arguments_so_far(thread, call)
+        if drawn_by_app(name, self.rendered):
+            card["args"] = self._arguments_so_far(thread, call)
             if result is not None and isinstance(result.content, str):
                 card["res"] = result.content[:RENDERED_FIELD_LIMIT]
+                card["rj"] = _json_or_none(card["res"])
         return card
+
+    def arguments_of(self, thread: Thread, call: ToolCall) -> dict[str, Any] | None:
+        """A call's arguments as the person is shown them: as it waits with them or ran with them (a tool's
+        prepare_arguments, a hook or the person may have changed the agent's); None: as the agent sent them."""
+        shown = shown_arguments(thread, call)
+        return shown if shown is not None else self.ran_with.get(call.id)
+
+    def _arguments_so_far(self, thread: Thread, call: ToolCall) -> dict[str, Any]:
+        shown = self.arguments_of(thread, call)
+        value = shown if shown is not None else thread.partial_arguments(call.id)
+        if isinstance(value, dict):
+            return {key: _bounded(item) for key, item in value.items()}
+        return {}
 
     def _note_item(self, note: Note) -> dict[str, Any]:
         item: dict[str, Any] = {"id": note.id, "k": KIND_PREFIX[note.kind]}
@@ -228,7 +253,7 @@ class Conversation:
         if call is None:
             return None
         if part == "a":
-            shown = shown_arguments(thread, call)
+            shown = self.arguments_of(thread, call)
             return pretty_json(shown) if shown is not None else arguments_text(call)
         if part == "r":
             result = thread.result_of(call.id)
@@ -278,12 +303,12 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
-def _arguments_so_far(thread: Thread, call: ToolCall) -> Any:
-    shown = shown_arguments(thread, call)
-    value = shown if shown is not None else thread.partial_arguments(call.id)
-    if isinstance(value, dict):
-        return {key: _bounded(item) for key, item in value.items()}
-    return {}
+def _json_or_none(text: str) -> Any:
+    """A result's JSON value for an app's card (None when it is not JSON, or was cut)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _bounded(value: Any) -> Any:

@@ -1,0 +1,20 @@
+"""The scripts that fill the browser's text store (`cui_text.jsx`): appended pieces, and whole texts handed over.
+
+A script can reach a tab before the page has loaded the store (a reload while a reply streams): it
+then does nothing, and each text component asks for its text once it mounts, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def append_script(tid: str, seq: int, piece: str) -> str:
+    """Append piece number `seq` (from 0) to the text `tid`."""
+    return f"window.__cuiA?.({json.dumps(tid)},{seq},{json.dumps(piece, ensure_ascii=False)})"
+
+
+def whole_texts_script(texts: dict[str, list[Any]]) -> str:
+    """Hand over whole texts: {tid: [seq, text]} (a text the tab has at a later seq is kept)."""
+    return f"window.__cuiS?.({json.dumps(texts, ensure_ascii=False)})"
