@@ -1,11 +1,12 @@
 """The demo app: a small sales dashboard with its copilot docked at the right.
 
 It shows what an app declares, one capability each:
-- frontend tools that change the person's session (set_theme, filter_orders, city_sales,
-  lookup_rate, which reports progress) and one that needs approval first (refund_order: a dialog
-  says what will happen, and the reason may be changed);
+- frontend tools that change the person's session (set_theme, filter_orders, orders_with_status,
+  city_sales, lookup_rate, which reports progress) and two that need approval first (refund_order,
+  cancel_order: a dialog says what will happen, and the reason may be changed); the orders live in
+  the app's database (`demo/orders.py`), so a refund survives a restart;
 - a tool drawn as a card of its own (show_order), a question answered in a checklist card
-  (confirm_plan) and a plain question (ask_user);
+  (confirm_plan, its answer typed) and a plain question (ask_user), cards in `demo/cards.py`;
 - a tool that runs in the browser (copy_to_clipboard);
 - the context the agent sees with every run (what the dashboard shows);
 - the agent's shared state: the "Report draft" panel, which the agent writes and the person edits.
@@ -18,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import reflex as rx
 
 import copilot_ui as cui
+from copilot_ui.demo import orders as orders_db
+from copilot_ui.demo.cards import order_card, plan_card
+from copilot_ui.demo.orders import Order
 from copilot_ui.server import ReportState as AgentReport
 from copilot_ui.server import agent_from_environment, demo_backend_tools
 
@@ -32,43 +35,35 @@ ORDERS_TOTAL, ORDERS_CHANGE = "1,284", "+4%"
 REFUNDS_CHANGE = "-8%"
 SALES_BY_CITY = {"Berlin": "$18,420", "Paris": "$15,310", "London": "$14,480"}
 RATES = {"EUR": "1.08", "GBP": "1.27", "JPY": "0.0067", "CHF": "1.13"}
-
-
-@dataclass
-class Order:
-    """A row of the orders table."""
-
-    id: str
-    customer: str
-    city: str
-    total: str
-    status: str
-
-
-def _first_orders() -> list[Order]:
-    return [
-        Order("#1042", "Ada Lovelace", "Berlin", "$120.00", "Shipped"),
-        Order("#1041", "Alan Turing", "London", "$89.50", "Processing"),
-        Order("#1040", "Grace Hopper", "Paris", "$310.25", "Delivered"),
-        Order("#1039", "Edsger Dijkstra", "Berlin", "$45.00", "Refunded"),
-        Order("#1038", "Margaret Hamilton", "Paris", "$210.00", "Shipped"),
-        Order("#1037", "Linus Torvalds", "Berlin", "$75.00", "Delivered"),
-        Order("#1036", "Barbara Liskov", "London", "$150.00", "Shipped"),
-    ]
+STATUSES = ("Processing", "Shipped", "Delivered", "Refunded", "Cancelled")
+WORKSPACE_DAYS = 400
 
 
 class DashboardState(rx.State):
-    """What the person sees on the dashboard."""
+    """What the person sees on the dashboard; its orders live in the app's database (`demo/orders.py`)."""
 
     theme: str = "light"
-    orders: list[Order] = rx.field(default_factory=_first_orders)
+    orders: list[Order] = rx.field(default_factory=list)
     city: str = ""  # the Orders table shows this city only ("" shows all)
-    refunds: int = 23
+    status: str = ""  # and this status only ("" shows all)
+    workspace: str = rx.Cookie("", name="demo_workspace", max_age=WORKSPACE_DAYS * 86400, same_site="lax")
 
     @rx.var
     def shown_orders(self) -> list[Order]:
         """The orders the table shows."""
-        return [order for order in self.orders if not self.city or order.city == self.city]
+        return [order for order in self.orders if self.city in ("", order.city) and self.status in ("", order.status)]
+
+    @rx.var
+    def refunds(self) -> int:
+        """This month's refunds."""
+        return orders_db.refunds(self.orders)
+
+    @rx.event
+    def load(self) -> None:
+        """The page opened: this browser's orders, as the database has them."""
+        if not self.workspace:
+            self.workspace = orders_db.new_workspace()
+        self.orders = orders_db.orders_of(self.workspace)
 
     @rx.event
     def toggle_theme(self) -> None:
@@ -78,7 +73,19 @@ class DashboardState(rx.State):
     @rx.event
     def show_all_orders(self) -> None:
         """The filter's "Show all" button."""
-        self.city = ""
+        self.city = self.status = ""
+
+
+async def _change_order(state: DashboardState, order_id: str, status: str, allowed: tuple[str, ...]) -> Order:
+    """Set an order's status in the database and on the page; ValueError in words when it cannot be."""
+    order = next((order for order in state.orders if order.id == order_id), None)
+    if order is None:
+        raise ValueError(f"there is no order {order_id}; the dashboard shows {', '.join(o.id for o in state.orders)}")
+    if order.status not in allowed:
+        raise ValueError(f"order {order_id} is {order.status.lower()}, so it cannot be {status.lower()}")
+    await asyncio.to_thread(orders_db.set_status, state.workspace, order_id, status)
+    state.orders = await asyncio.to_thread(orders_db.orders_of, state.workspace)
+    return order
 
 
 class ReportState(rx.State):
@@ -127,29 +134,6 @@ async def filter_orders(state: DashboardState, city: str) -> str:
     return f"Showing {len(shown)} orders from {city}." if city else f"Showing all {len(shown)} orders."
 
 
-def order_card(call: cui.ToolCallView) -> rx.Component:
-    """An order as a card of its own in the conversation."""
-    order = call.arguments
-    return rx.card(
-        rx.hstack(
-            rx.icon("package", size=16, aria_hidden="true"),
-            rx.text("Order ", rx.text.strong(order["order_id"].to(str)), size="2"),
-            rx.spacer(),
-            rx.badge(rx.cond(call.is_done, "Found", "Looking…"), variant="soft", high_contrast=True),
-            align="center",
-        ),
-        rx.cond(
-            call.result != "",
-            # it scrolls when long: focusable, so the keyboard can scroll it
-            rx.el.pre(call.result, class_name="cui-tool-pre", tab_index=0, role="group", aria_label="Order details"),
-            rx.text("…", color_scheme="gray"),
-        ),
-        role="region",
-        aria_label="Order " + order["order_id"].to(str),
-        size="1",
-    )
-
-
 @cui.frontend_tool(state=DashboardState, render=order_card)
 async def show_order(state: DashboardState, order_id: str) -> dict[str, Any]:
     """Show one order as a card in the conversation.
@@ -166,6 +150,7 @@ async def show_order(state: DashboardState, order_id: str) -> dict[str, Any]:
 @cui.frontend_tool(
     state=DashboardState,
     approval="always",
+    title="Refund an order",
     describe=lambda a: f"Refund order {a.order_id}: the money goes back to the customer.",
     editable=["reason"],
 )
@@ -177,13 +162,39 @@ async def refund_order(state: DashboardState, order_id: str, reason: str) -> str
         reason: Why the order is refunded.
     """
     order = next((order for order in state.orders if order.id == order_id), None)
-    if order is None:
-        raise ValueError(f"there is no order {order_id}; the dashboard shows {', '.join(o.id for o in state.orders)}")
-    if order.status == "Refunded":
+    if order is not None and order.status == "Refunded":
         return f"Order {order_id} was already refunded."
-    order.status = "Refunded"
-    state.refunds += 1
+    order = await _change_order(state, order_id, "Refunded", ("Processing", "Shipped", "Delivered"))
     return f"Refunded order {order_id} ({order.total} to {order.customer})."
+
+
+@cui.frontend_tool(
+    state=DashboardState,
+    approval="always",
+    title="Cancel an order",
+    describe=lambda a: f"Cancel order {a.order_id}: it will not be shipped.",
+    editable=["reason"],
+)
+async def cancel_order(state: DashboardState, order_id: str, reason: str) -> str:
+    """Cancel an order that has not shipped yet. A person approves it first.
+
+    Args:
+        order_id: The order, as the dashboard shows it (e.g. "#1041").
+        reason: Why the order is cancelled.
+    """
+    order = await _change_order(state, order_id, "Cancelled", ("Processing",))
+    return f"Cancelled order {order_id} ({order.customer}, {order.total})."
+
+
+@cui.frontend_tool(state=DashboardState)
+async def orders_with_status(state: DashboardState, status: Literal[STATUSES]) -> list[dict[str, str]]:  # type: ignore[valid-type]
+    """Show only the orders with one status in the Orders table, and list them.
+
+    Args:
+        status: The status, as the table shows it.
+    """
+    state.status, state.city = status, ""
+    return [{"id": o.id, "customer": o.customer, "city": o.city, "total": o.total} for o in state.orders if o.status == status]
 
 
 @cui.frontend_tool(state=DashboardState)
@@ -233,43 +244,14 @@ def copy_to_clipboard(text: str) -> None:
 # Questions for the person
 
 
-def plan_card(call: cui.ToolCallView) -> rx.Component:
-    """A checklist of the proposed steps: the person unticks what they do not want, then confirms."""
-    steps = call.arguments["steps"].to(list[str])
-    return rx.card(
-        rx.text("Proposed plan", weight="bold", size="2"),
-        rx.cond(
-            call.status == "awaiting_input",
-            call.form(
-                rx.el.fieldset(
-                    rx.el.legend("Keep the steps you want", class_name="cui-approval-label"),
-                    rx.foreach(
-                        steps,
-                        lambda step, index: rx.el.label(
-                            rx.el.input(type="checkbox", name=index.to(str), default_checked=True), step, class_name="demo-step"
-                        ),
-                    ),
-                    class_name="demo-steps",
-                ),
-                rx.button("Confirm", type="submit", size="1"),
-            ),
-            rx.el.ul(rx.foreach(steps, lambda step: rx.el.li(step))),
-        ),
-        rx.cond(call.result != "", rx.text("Chosen: ", call.result, size="1", color_scheme="gray")),
-        role="region",
-        aria_label="Proposed plan",
-        size="1",
-    )
-
-
 @cui.human_in_the_loop(render=plan_card)
-def confirm_plan(steps: list[str], answer: dict[str, Any]) -> list[str]:
+def confirm_plan(steps: list[str], answer: dict[str, bool]) -> list[str]:
     """Propose the steps of a plan; the person chooses which to keep.
 
     Args:
         steps: The steps, in order.
     """
-    return [step for index, step in enumerate(steps) if answer.get(str(index)) in ("on", True)]
+    return [step for index, step in enumerate(steps) if answer.get(str(index))]
 
 
 @cui.human_in_the_loop
@@ -289,9 +271,9 @@ def dashboard_context(state: DashboardState) -> dict[str, object]:
     """The theme, the figures on screen and the orders."""
     return {
         "theme": state.theme,
-        "kpis": {"Revenue": REVENUE, "Orders": ORDERS_TOTAL, "Refunds": str(state.refunds)},
+        "kpis": {"Revenue": REVENUE, "Orders": ORDERS_TOTAL, "Refunds": str(orders_db.refunds(state.orders))},
         "kpi_changes": {"Revenue": REVENUE_CHANGE, "Orders": ORDERS_CHANGE, "Refunds": REFUNDS_CHANGE},
-        "orders_filter": state.city,
+        "orders_filter": {"city": state.city, "status": state.status},
         "orders": [
             {"id": o.id, "customer": o.customer, "city": o.city, "total": o.total, "status": o.status} for o in state.orders
         ],
@@ -317,9 +299,12 @@ def _orders() -> rx.Component:
             rx.heading("Orders", size="4", as_="h2", id="orders-heading"),
             rx.spacer(),
             rx.cond(
-                DashboardState.city != "",
+                (DashboardState.city != "") | (DashboardState.status != ""),
                 rx.hstack(
-                    rx.badge("From ", DashboardState.city, variant="soft", high_contrast=True),
+                    rx.cond(
+                        DashboardState.city != "", rx.badge("From ", DashboardState.city, variant="soft", high_contrast=True)
+                    ),
+                    rx.cond(DashboardState.status != "", rx.badge(DashboardState.status, variant="soft", high_contrast=True)),
                     rx.button("Show all", size="1", variant="ghost", on_click=DashboardState.show_all_orders),
                     align="center",
                 ),
@@ -339,6 +324,10 @@ def _orders() -> rx.Component:
             overflow_x="auto",
         ),
     )
+
+
+def _filter_badge(*text: Any) -> rx.Component:
+    return rx.badge(*text, variant="soft", high_contrast=True)
 
 
 def _order_row(order: Order) -> rx.Component:
@@ -406,11 +395,12 @@ DEMO_CSS = """
 .demo-chat-box { height: 75vh; }
 .demo-steps { border: none; padding: 0; margin: 0.25rem 0 0.5rem; display: flex; flex-direction: column; gap: 0.3rem; }
 .demo-step { display: flex; gap: 0.4rem; align-items: center; font-size: 0.85rem; }
+.demo-plan { margin: 0.3rem 0 0; padding-left: 1.3rem; font-size: 0.85rem; display: flex; flex-direction: column; gap: 0.15rem; }
 @media (max-width: 640px) { .demo-main { padding: 1rem; } }
 """
 
 
-SUGGESTIONS = ["show orders from Berlin", "refund order 1042", "draft a weekly report", "what can you do?"]
+SUGGESTIONS = ["show orders from Berlin", "which orders are still processing?", "refund order 1042", "what can you do?"]
 
 
 def index() -> rx.Component:
@@ -447,6 +437,6 @@ for extra in filter(None, (name.strip() for name in os.environ.get("COPILOT_EXTR
 
 # The connection's state shows in the copilot's header; Reflex's own toasts go to the top, off the message box.
 app = rx.App(api_transformer=cui.content_security_policy(), toaster=rx.toast.provider(position="top-center"))
-app.add_page(index, title="Acme sales · copilot_ui demo")
-app.add_page(with_popup, route="/popup", title="Acme sales · the copilot in a popup")
-app.add_page(with_chat, route="/chat", title="Acme sales · the copilot inline")
+app.add_page(index, title="Acme sales · copilot_ui demo", on_load=DashboardState.load)
+app.add_page(with_popup, route="/popup", title="Acme sales · the copilot in a popup", on_load=DashboardState.load)
+app.add_page(with_chat, route="/chat", title="Acme sales · the copilot inline", on_load=DashboardState.load)

@@ -22,6 +22,8 @@ PHRASES = (
     "what is our revenue this month?",
     "show order 1042",
     "refund order 1042",
+    "cancel order 1041",
+    "which orders are still processing?",
     "plan a product launch",
     "draft a weekly report",
     "shorten the report",
@@ -35,14 +37,16 @@ PHRASES = (
 """What a person can ask the demo model, one phrase for each thing it shows."""
 
 DASHBOARD_TOOLS = frozenset(
-    {"set_theme", "filter_orders", "show_order", "refund_order", "confirm_plan", "city_sales"}
-    | {"lookup_rate", "copy_to_clipboard", "ask_user", "write_report"}
+    {"set_theme", "filter_orders", "show_order", "refund_order", "cancel_order", "orders_with_status", "confirm_plan"}
+    | {"city_sales", "lookup_rate", "copy_to_clipboard", "ask_user", "write_report"}
 )
 """The tools the phrases call: the demo dashboard's. An app's other tools are called by name."""
 
 LAUNCH_STEPS = ("Pick a date", "Write the announcement", "Prepare the demo", "Brief the sales team", "Publish the launch post")
 PLAN_STEPS = ("Agree on the goal", "Pick a date", "List what is needed", "Share the plan with the team", "Look back on it")
 REFUND_REASON = "asked for in the chat"
+CANCEL_REASON = "asked for in the chat"
+ORDER_STATUSES = ("Processing", "Shipped", "Delivered", "Refunded", "Cancelled")
 QUESTION = "Which region should the dashboard focus on?"
 
 
@@ -155,6 +159,20 @@ def _refund(turn: Turn) -> Move | None:
     return None
 
 
+def _cancel(turn: Turn) -> Move | None:
+    if match := re.search(r"\bcancel\b.*?#?(\d{3,})", turn.prompt, re.IGNORECASE):
+        return _call(turn, "cancel_order", order_id=f"#{match[1]}", reason=CANCEL_REASON)
+    return None
+
+
+def _orders_in_status(turn: Turn) -> Move | None:
+    """ "which orders are still processing?", "show the shipped orders": the orders with one status."""
+    if not re.search(r"\borders?\b", turn.prompt, re.IGNORECASE):
+        return None
+    named = [status for status in ORDER_STATUSES if _word(status).search(turn.prompt)]
+    return _call(turn, "orders_with_status", status=named[0]) if named else None
+
+
 def _show_order(turn: Turn) -> Move | None:
     if match := re.search(r"\border\s*(?:#|no\.?\s*|number\s*)?(\d{3,})\b|#(\d{3,})\b", turn.prompt, re.IGNORECASE):
         return _call(turn, "show_order", order_id=f"#{match[1] or match[2]}")
@@ -262,7 +280,9 @@ _REQUESTS: tuple[Callable[[Turn], Move | None], ...] = (
     _tool_by_name,
     _theme,
     _refund,
+    _cancel,
     _show_order,
+    _orders_in_status,
     _compare_cities,
     _clipboard,
     _filter_orders,
@@ -277,7 +297,12 @@ _REQUESTS: tuple[Callable[[Turn], Move | None], ...] = (
 
 
 def _introduction(turn: Turn) -> Move:
-    opening = "Hello!" if re.search(r"\b(hi|hello|hey)\b", turn.prompt, re.IGNORECASE) else "I can't answer that one."
+    if re.search(r"\b(hi|hello|hey)\b", turn.prompt, re.IGNORECASE):
+        opening = "Hello!"
+    elif _CAPABILITIES.search(turn.prompt):
+        opening = "Here is what I can do."
+    else:
+        opening = "I can't answer that one."
     own_tools = sorted(turn.offered - DASHBOARD_TOOLS)
     paragraphs = []
     if turn.offered & DASHBOARD_TOOLS or not own_tools:
@@ -328,6 +353,23 @@ def _filtered(result: ToolResult, turn: Turn) -> str:
     return _done(result, turn)
 
 
+def _cancelled(result: ToolResult, turn: Turn) -> str:
+    return _refunded(result, turn)
+
+
+def _orders_listed(result: ToolResult, turn: Turn) -> str:
+    orders, status = result.value, str(result.arguments.get("status") or "").lower()
+    if not isinstance(orders, list):
+        return _done(result, turn)
+    if not orders:
+        return f"No order is {status} now; the Orders table shows none."
+    listed = _and_list(f"{o.get('id')} ({o.get('customer')}, {o.get('city')})" for o in orders if isinstance(o, dict))
+    still = "still " if status == "processing" else ""
+    if len(orders) == 1:
+        return f"1 order is {still}{status}: {listed}. The Orders table shows it."
+    return f"{len(orders)} orders are {still}{status}: {listed}. The Orders table shows them."
+
+
 def _order_shown(result: ToolResult, turn: Turn) -> str:
     order = result.value
     if not isinstance(order, dict):
@@ -371,6 +413,8 @@ def _report_written(result: ToolResult, turn: Turn) -> str:
 _REPLIES: dict[str, Callable[[ToolResult, Turn], str]] = {
     "set_theme": _theme_shown,
     "refund_order": _refunded,
+    "cancel_order": _cancelled,
+    "orders_with_status": _orders_listed,
     "filter_orders": _filtered,
     "show_order": _order_shown,
     "confirm_plan": _plan_chosen,
@@ -576,6 +620,7 @@ def _word(text: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(text)}\b", re.IGNORECASE)
 
 
+_CAPABILITIES = re.compile(r"\bwhat\b.*\b(can|do)\b.*\byou\b.*\bdo\b|\bhelp\b|\bwhat are you\b", re.IGNORECASE)
 _THINK = re.compile(r"\bthink\b(?:\s+(?:it\s+)?(?:through|over|out|carefully|step by step))?\s*[:,.!-]*", re.IGNORECASE)
 _THEME = re.compile(r"\b(dark|light)\s+(mode|theme)\b|\b(switch|change|set|make|turn|use|go)\b.*\b(dark|light)\b", re.IGNORECASE)
 _SHORTEN = re.compile(r"\b(shorten|shorter|condense|trim|summari[sz]e)\b.*\breport\b|\breport\b.*\bshorter\b", re.IGNORECASE)

@@ -37,6 +37,8 @@ PAGE_TOOLS = [
     _tool("filter_orders", "Show only the orders from a city ('' shows all)", city=STRING),
     _tool("show_order", "Show one order as a card", order_id=STRING),
     _tool("refund_order", "Refund an order (the person approves first)", order_id=STRING, reason=STRING),
+    _tool("cancel_order", "Cancel an order that has not shipped (the person approves first)", order_id=STRING, reason=STRING),
+    _tool("orders_with_status", "Show only the orders with one status, and list them", status=STRING),
     _tool("confirm_plan", "Let the person choose the steps of a plan", steps={"type": "array", "items": STRING}),
     _tool("city_sales", "The sales of one city", city=STRING),
     _tool("lookup_rate", "Look up an exchange rate to USD", currency=STRING),

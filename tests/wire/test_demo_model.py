@@ -57,6 +57,10 @@ async def answer(agent: Agent, thread: Thread, *results: str, errors: tuple[str,
         ("show order 1042", "show_order", {"order_id": "#1042"}),
         ("Open order #1037", "show_order", {"order_id": "#1037"}),
         ("refund order 1042", "refund_order", {"order_id": "#1042", "reason": "asked for in the chat"}),
+        ("cancel order 1041", "cancel_order", {"order_id": "#1041", "reason": "asked for in the chat"}),
+        ("Please cancel order #1043", "cancel_order", {"order_id": "#1043", "reason": "asked for in the chat"}),
+        ("which orders are still processing?", "orders_with_status", {"status": "Processing"}),
+        ("show the shipped orders", "orders_with_status", {"status": "Shipped"}),
         ("look up the EUR exchange rate", "lookup_rate", {"currency": "EUR"}),
         ("what's the exchange rate for pounds?", "lookup_rate", {"currency": "GBP"}),
         ("copy the revenue to my clipboard", "copy_to_clipboard", {"text": "$48,210"}),
@@ -107,6 +111,22 @@ async def test_a_shown_order_is_described_from_the_tools_result(agent: Agent):
     await answer(agent, thread, json.dumps(order))
 
     assert reply(thread) == "Here is order #1042: Ada Lovelace, Berlin, $120.00, Shipped."
+
+
+async def test_the_orders_still_processing_are_listed_from_the_tools_result(agent: Agent):
+    thread, _ = await ask(agent, "which orders are still processing?")
+
+    processing = [{"id": "#1041", "customer": "Alan Turing", "city": "London", "total": "$89.50"}]
+    await answer(agent, thread, json.dumps(processing))
+
+    assert reply(thread) == "1 order is still processing: #1041 (Alan Turing, London). The Orders table shows it."
+
+
+async def test_what_can_you_do_is_answered_with_what_it_can_do(agent: Agent):
+    thread, _ = await ask(agent, "what can you do?")
+
+    assert reply(thread).startswith("Here is what I can do. I'm the demo copilot")
+    assert "- which orders are still processing?" in reply(thread)
 
 
 async def test_an_approved_refund_reports_the_status_the_page_shows_afterwards(agent: Agent):

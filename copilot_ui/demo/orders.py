@@ -1,0 +1,112 @@
+"""The demo's orders, in the app's database: a refund or a cancellation survives a restart of the server.
+
+Each browser gets a workspace of its own (a cookie), filled with the same seven orders the first time, so
+that people trying the demo at once do not change each other's dashboards. SQLite in `.data/demo.db`
+by default (a hidden folder: dev mode's reload never watches it); DEMO_DATABASE_URL names another.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import Column, Engine, Integer, MetaData, String, Table, create_engine, insert, make_url, select, update
+from sqlalchemy.exc import IntegrityError
+
+URL_VARIABLE = "DEMO_DATABASE_URL"
+DEFAULT_URL = "sqlite:///.data/demo.db"
+REFUNDS_BEFORE = 22  # refunds this month before those in the table (the KPI adds the table's)
+
+
+@dataclass
+class Order:
+    """A row of the orders table."""
+
+    id: str  # as the dashboard shows it: "#1042"
+    customer: str
+    city: str
+    total: str
+    status: str
+
+
+FIRST_ORDERS = (
+    Order("#1042", "Ada Lovelace", "Berlin", "$120.00", "Shipped"),
+    Order("#1041", "Alan Turing", "London", "$89.50", "Processing"),
+    Order("#1040", "Grace Hopper", "Paris", "$310.25", "Delivered"),
+    Order("#1039", "Edsger Dijkstra", "Berlin", "$45.00", "Refunded"),
+    Order("#1038", "Margaret Hamilton", "Paris", "$210.00", "Shipped"),
+    Order("#1037", "Linus Torvalds", "Berlin", "$75.00", "Delivered"),
+    Order("#1036", "Barbara Liskov", "London", "$150.00", "Processing"),
+)
+
+_metadata = MetaData()
+_orders = Table(
+    "demo_orders",
+    _metadata,
+    Column("workspace", String(64), primary_key=True),
+    Column("id", String(16), primary_key=True),
+    Column("position", Integer, nullable=False),
+    Column("customer", String(200), nullable=False),
+    Column("city", String(100), nullable=False),
+    Column("total", String(20), nullable=False),
+    Column("status", String(20), nullable=False),
+)
+_engine: Engine | None = None
+
+
+def new_workspace() -> str:
+    """A fresh workspace id for a browser."""
+    return secrets.token_hex(12)
+
+
+def orders_of(workspace: str) -> list[Order]:
+    """The workspace's orders, newest first (the first seven, the first time)."""
+    workspace = _checked(workspace)
+    with _database().begin() as db:
+        rows = db.execute(select(_orders).where(_orders.c.workspace == workspace).order_by(_orders.c.position)).all()
+        if not rows:
+            _fill(db, workspace)
+            rows = db.execute(select(_orders).where(_orders.c.workspace == workspace).order_by(_orders.c.position)).all()
+    return [Order(row.id, row.customer, row.city, row.total, row.status) for row in rows]
+
+
+def set_status(workspace: str, order_id: str, status: str) -> None:
+    """Change an order's status."""
+    with _database().begin() as db:
+        db.execute(
+            update(_orders).where(_orders.c.workspace == _checked(workspace), _orders.c.id == order_id).values(status=status)
+        )
+
+
+def refunds(orders: list[Order]) -> int:
+    """The Refunds figure: this month's refunds."""
+    return REFUNDS_BEFORE + sum(order.status == "Refunded" for order in orders)
+
+
+def _fill(db: object, workspace: str) -> None:
+    rows = [{"workspace": workspace, "position": index, **vars(order)} for index, order in enumerate(FIRST_ORDERS)]
+    try:
+        with db.begin_nested():  # type: ignore[attr-defined]
+            db.execute(insert(_orders), rows)  # type: ignore[attr-defined]
+    except IntegrityError:  # another tab of this browser filled it at the same moment
+        pass
+
+
+def _checked(workspace: str) -> str:
+    if not re.fullmatch(r"[0-9a-f]{8,64}", workspace or ""):
+        raise ValueError("not a workspace id")
+    return workspace
+
+
+def _database() -> Engine:
+    global _engine
+    if _engine is None:
+        url = make_url(os.environ.get(URL_VARIABLE) or DEFAULT_URL)
+        if url.get_backend_name() == "sqlite" and url.database:
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        _engine = create_engine(url)
+        _metadata.create_all(_engine)
+    return _engine
