@@ -129,25 +129,32 @@ body:has(a[aria-label="Built with Reflex"]) .cui-popup-panel { bottom: 8rem; }
 .cui-image-link::before { content: "🖼 "; }
 """
     + """
-.cui-md > * + * { margin-top: 0.5rem; }
-.cui-md p { margin: 0; }
-.cui-md h1, .cui-md h2, .cui-md h3, .cui-md h4, .cui-md h5, .cui-md h6 { font-weight: 600; line-height: 1.3;
-  margin: 0.6rem 0 0.2rem; }
+/* Markdown: streamdown's own classes are Tailwind's, which an app need not load, so spacing is set here. The resets
+   are :where()d (no weight), so that the spacing between blocks below wins over them. */
+.cui-md { line-height: 1.55; }
+:where(.cui-md) :is(p, ul, ol, pre, blockquote, table, h1, h2, h3, h4, h5, h6, hr, figure) { margin: 0; }
+.cui-md > * + *, .cui-md li > * + * { margin-top: 0.75em; }
+.cui-md > :is(h1, h2, h3, h4, h5, h6) { margin-top: 1.1em; }
+.cui-md > :first-child { margin-top: 0; }
+.cui-md > :is(h1, h2, h3, h4, h5, h6) + * { margin-top: 0.35em; }
+.cui-md h1, .cui-md h2, .cui-md h3, .cui-md h4, .cui-md h5, .cui-md h6 { font-weight: 600; line-height: 1.3; }
 .cui-md h1 { font-size: 1.25rem; } .cui-md h2 { font-size: 1.15rem; } .cui-md h3 { font-size: 1.05rem; }
 .cui-md h4, .cui-md h5, .cui-md h6 { font-size: 1rem; }
-.cui-md ul { list-style: disc; padding-left: 1.3rem; margin: 0; }
-.cui-md ol { list-style: decimal; padding-left: 1.3rem; margin: 0; }
-.cui-md li + li { margin-top: 0.15rem; }
+.cui-md ul { list-style: disc; padding-left: 1.3rem; }
+.cui-md ol { list-style: decimal; padding-left: 1.3rem; }
+.cui-md li > :is(ul, ol) { margin-top: 0.25em; }
+.cui-md li + li { margin-top: 0.25em; }
+.cui-md li > p { display: inline; }
 .cui-md a { color: var(--accent-11); text-decoration: underline; }
-.cui-md blockquote { border-left: 3px solid var(--gray-a6); padding-left: 0.7rem; color: var(--gray-11); margin: 0; }
+.cui-md blockquote { border-left: 3px solid var(--gray-a6); padding-left: 0.7rem; color: var(--gray-11); }
 .cui-md hr { border: none; border-top: 1px solid var(--gray-a5); }
 .cui-md code { font-family: var(--code-font-family, monospace); font-size: 0.85em; background: var(--gray-a3);
   border-radius: var(--radius-1); padding: 0.05rem 0.25rem; }
-.cui-md pre { margin: 0; overflow-x: auto; }
+.cui-md pre { overflow-x: auto; }
 .cui-md pre code { background: none; padding: 0; display: block; white-space: pre; }
 .cui-md img { max-width: 100%; height: auto; border-radius: var(--radius-3); }
 .cui-md [data-streamdown="code-block"] { border: 1px solid var(--gray-a5); border-radius: var(--radius-4); overflow: hidden;
-  background: var(--gray-a2); margin-top: 0.5rem; }
+  background: var(--gray-a2); }
 .cui-md [data-streamdown="code-block-header"] { display: flex; justify-content: space-between; align-items: center;
   font-size: 0.72rem; color: var(--gray-11); padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--gray-a4); }
 .cui-md [data-streamdown="code-block-actions"] { display: flex; gap: 0.25rem; }

@@ -69,12 +69,14 @@ def builtin_agent(
     *,
     tools: BackendTools = (),
     state_type: type[BaseModel] | None = None,
+    description: str = "",
 ) -> LocalAgent:
-    """The built-in copilot, run in this process; the state the page sends reaches `tools` when `state_type` is given."""
+    """The built-in copilot, run in this process; the state the page sends reaches `tools` when `state_type` is given.
+    `description` is its label in the copilot's agent picker (its id when empty; "Copilot" for the default one)."""
     return LocalAgent(
         builtin_pydantic_agent(model, tools=tools, state_type=state_type),
         agent_id=agent_id,
-        description="The built-in copilot",
+        description=description,
         deps=_state_deps(state_type) if state_type is not None else None,
     )
 
