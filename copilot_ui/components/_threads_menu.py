@@ -45,7 +45,12 @@ def threads_menu() -> rx.Component:
             ),
             rx.cond(
                 ThreadsState.threads.length() == 0,
-                rx.text("No conversations yet.", size="1", color_scheme="gray", class_name="cui-threads-empty"),
+                rx.text(
+                    rx.cond(ThreadsState.searched, "No match", "No conversations yet."),
+                    size="1",
+                    color_scheme="gray",
+                    class_name="cui-threads-empty",
+                ),
             ),
             rx.el.ul(rx.foreach(ThreadsState.threads, _thread_row), class_name="cui-threads", aria_label="Conversations"),
             class_name="cui-threads-menu",

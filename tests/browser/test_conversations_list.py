@@ -44,6 +44,20 @@ def test_the_new_conversation_button_fits_in_the_list(tabs: Tabs, app_url: str, 
     assert inside["x"] >= 0 and inside["x"] + inside["width"] <= screen["viewport"]["width"], inside
 
 
+def test_a_search_that_finds_nothing_says_no_match(page: Page):
+    page.goto("/")
+    conversations(page)
+    expect(page.get_by_text("No conversations yet.")).to_be_visible()
+    page.keyboard.press("Escape")
+    ask(page, "hello")
+    idle(page)
+    listed = conversations(page)
+    search(page, "zebra crossing")
+    expect(listed.locator(".cui-thread")).to_have_count(0)
+    expect(page.get_by_text("No match", exact=True)).to_be_visible()
+    expect(page.get_by_text("No conversations yet.")).to_have_count(0)
+
+
 def two_conversations(page: Page, first: str, second: str) -> None:
     """The person asks one thing, starts a new conversation and asks another."""
     ask(page, first)

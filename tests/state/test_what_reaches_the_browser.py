@@ -22,7 +22,7 @@ def test_the_copilot_states_send_only_what_the_copilot_shows():
     ]
     assert sorted(LiveState.base_vars) == ["dev", "running", "status"]
     assert sorted(ApprovalState.base_vars) == ["digest", "editable", "error", "fields", "item", "open", "sentence", "tool"]
-    assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "threads"]
+    assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "searched", "threads"]
     for state in STATES:
         assert state.computed_vars == {}
 
