@@ -9,6 +9,8 @@ from playwright.sync_api import Locator, Page, expect
 from ._person import ask, idle, replies
 from .conftest import Tabs
 
+REVENUE = "what is our revenue this month?"
+REVENUE_REPLY = "Revenue this month is $48,210 (+12% vs last month)."
 DESKTOP = {"viewport": {"width": 1400, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -42,6 +44,14 @@ def test_the_new_conversation_button_fits_in_the_list(tabs: Tabs, app_url: str, 
     assert button["x"] >= inside["x"] - 0.5, (button, inside)
     assert button["x"] + button["width"] <= inside["x"] + inside["width"] + 0.5, (button, inside)
     assert inside["x"] >= 0 and inside["x"] + inside["width"] <= screen["viewport"]["width"], inside
+
+
+def test_search_finds_a_conversation_by_a_word_of_its_reply(page: Page):
+    page.goto("/")
+    two_conversations(page, REVENUE, "show orders from Berlin")
+    listed = conversations(page)
+    search(page, "48,210")  # only in the agent's reply, not in the title
+    expect(listed.locator(".cui-thread-title")).to_have_text([REVENUE])
 
 
 def test_a_search_that_finds_nothing_says_no_match(page: Page):
