@@ -8,6 +8,8 @@
 - Time to open (load) a stored thread of 1,000 messages, in a new store as after a restart.
 - Memory of 50 stored threads of 200 messages: held by the store when none is open (only open
   threads are kept), and with all 50 open (the threads themselves plus what the store remembers).
+- Time of a search among 1,000 threads of 20 messages (beside another owner's 1,000): for a word
+  said once, in one reply, and for one said nowhere (every message of the owner is read).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
+from ag_ui.core import AssistantMessage
 from sqlalchemy import text
 
 from copilot_ui.store import SQLThreadStore
@@ -41,6 +44,8 @@ def main() -> None:
             print(f"store_save_time_{prior}: {seconds * 1e3:.2f} ms")
             print(f"store_whole_thread_json_{prior}: {whole} B")
         print(f"store_load_1000_messages: {load_seconds(store.url) * 1e3:.1f} ms")
+    with sqlite_store("search.db") as store:
+        print_search_figures(store, "store")
     postgres_figures()
     closed, opened, remembered = memory_of_stored_threads(50, 200)
     print(f"store_memory_50x200_none_open: {closed / 1e3:.0f} KB")
@@ -92,8 +97,28 @@ def postgres_figures() -> None:
                     print(f"store_postgres_bytes_per_turn_{prior}: {meter.bytes} B")
                     print(f"store_postgres_wal_per_turn_{prior}: {wal_written(store) - before} B")
             print(f"store_postgres_load_1000_messages: {load_seconds(url) * 1e3:.1f} ms")
+            with SQLThreadStore(server.url(server.create_database())) as store:
+                print_search_figures(store, "store_postgres")
     except ServiceUnavailable as missing:
         print(f"# PostgreSQL figures skipped: {missing}")
+
+
+def print_search_figures(store: SQLThreadStore, prefix: str, threads: int = 1_000, messages: int = 20) -> None:
+    """Median time of a search among the owner's `threads` threads, for a word said once and for a word said nowhere."""
+    for owner in (OWNER, "someone else"):
+        for n in range(threads):
+            thread = stored_thread(store, messages, owner)
+            if owner == OWNER and n == threads // 2:
+                thread.add_message(AssistantMessage(id="rare", content="A quokka, of all things."))
+                store.save(owner, thread)
+    for words, expected, name in (("Quokka", 1, "said_once"), ("platypus", 0, "said_nowhere")):
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            found = store.list(OWNER, search=words)
+            times.append(time.perf_counter() - started)
+            assert len(found) == expected
+        print(f"{prefix}_search_{threads}_threads_{name}: {sorted(times)[2] * 1e3:.1f} ms")
 
 
 def wal_written(store: SQLThreadStore) -> int:

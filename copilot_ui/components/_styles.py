@@ -39,18 +39,28 @@ SIDEBAR_CSS = (
 .cui-picker { font: inherit; font-size: 0.8rem; padding: 0.2rem 0.4rem; border-radius: var(--radius-3);
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); max-width: 9rem; }
 .cui-threads-menu { width: 20rem; max-width: calc(100vw - 2rem); display: flex; flex-direction: column; gap: 0.5rem; }
-.cui-threads-top { display: flex; gap: 0.5rem; align-items: center; }
-.cui-threads-top .cui-input { min-height: 2rem; padding: 0.3rem 0.5rem; }
+/* New conversation goes below the search box where both do not fit side by side (as in the 20rem list). */
+.cui-threads-top { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+.cui-threads-top .cui-input { flex: 1 1 12rem; min-width: 0; min-height: 2rem; padding: 0.3rem 0.5rem; }
+.cui-threads-new { flex: none; max-width: 100%; }
 .cui-threads { list-style: none; margin: 0; padding: 0; max-height: 20rem; overflow-y: auto; display: flex;
   flex-direction: column; gap: 0.15rem; }
-.cui-thread { display: flex; align-items: center; gap: 0.25rem; border-radius: var(--radius-3); padding: 0.1rem 0.2rem; }
-.cui-thread-current { background: var(--accent-a3); }
+.cui-thread { position: relative; display: flex; align-items: center; gap: 0.25rem; border-radius: var(--radius-3);
+  padding: 0.1rem 0.2rem; }
+.cui-thread:hover { background: var(--gray-a3); }
+.cui-thread-current, .cui-thread-current:hover { background: var(--accent-a3); }
+.cui-thread:has(.cui-thread-open:focus-visible) { outline: 2px solid var(--accent-8); outline-offset: -2px; }
+.cui-thread-open:focus-visible { outline: none; }
 .cui-thread-open { flex: 1; min-width: 0; display: flex; flex-direction: column; align-items: flex-start; text-align: left;
   background: none; border: none; font: inherit; color: var(--gray-12); cursor: pointer; padding: 0.3rem; }
+/* The whole row opens its conversation: the button's ::after covers the row, Rename and Delete lie above it. */
+.cui-thread-open::after { content: ""; position: absolute; inset: 0; }
+.cui-thread-action { position: relative; z-index: 1; }
 .cui-thread-title { font-size: 0.85rem; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .cui-thread-when { font-size: 0.7rem; color: var(--gray-11); }
-.cui-thread-rename, .cui-thread-confirm { display: flex; gap: 0.3rem; align-items: center; flex: 1; padding: 0.2rem 0; }
-.cui-thread-rename .cui-input { min-height: 1.8rem; padding: 0.2rem 0.4rem; }
+.cui-thread-rename, .cui-thread-confirm { display: flex; gap: 0.3rem; align-items: center; flex: 1; min-width: 0;
+  padding: 0.2rem 0; }
+.cui-thread-rename .cui-input { min-width: 0; min-height: 1.8rem; padding: 0.2rem 0.4rem; }
 .cui-threads-empty { padding: 0.5rem; }
 .cui-turn { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
 .cui-turn-user { align-items: flex-end; }

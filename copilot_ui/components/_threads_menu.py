@@ -29,21 +29,28 @@ def threads_menu() -> rx.Component:
                     on_change=ThreadsState.find.debounce(250),
                     class_name="cui-input",
                 ),
+                # on_click on the close, not its button: Reflex would wrap the button in a box of its own.
                 rx.popover.close(
                     rx.button(
                         rx.icon("message-square-plus", size=14),
                         "New conversation",
-                        on_click=CopilotState.new_conversation,
                         variant="soft",
                         size="1",
                         type="button",
-                    )
+                        class_name="cui-threads-new",
+                    ),
+                    on_click=CopilotState.new_conversation,
                 ),
                 class_name="cui-threads-top",
             ),
             rx.cond(
                 ThreadsState.threads.length() == 0,
-                rx.text("No conversations yet.", size="1", color_scheme="gray", class_name="cui-threads-empty"),
+                rx.text(
+                    rx.cond(ThreadsState.searched, "No match", "No conversations yet."),
+                    size="1",
+                    color_scheme="gray",
+                    class_name="cui-threads-empty",
+                ),
             ),
             rx.el.ul(rx.foreach(ThreadsState.threads, _thread_row), class_name="cui-threads", aria_label="Conversations"),
             class_name="cui-threads-menu",
@@ -68,15 +75,16 @@ def _thread_row(thread: rx.Var) -> rx.Component:
 
 def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Component:
     return rx.fragment(
+        # The button stretches over the whole row (see .cui-thread-open); Rename and Delete lie above it.
         rx.popover.close(
             rx.el.button(
                 rx.el.span(title, class_name="cui-thread-title"),
                 rx.el.span(thread["when"].to(str), class_name="cui-thread-when"),
                 type="button",
                 class_name="cui-thread-open",
-                on_click=ThreadsState.select(thread_id),
                 aria_current=rx.cond(CopilotState.thread_id == thread_id, "true", "false"),
-            )
+            ),
+            on_click=ThreadsState.select(thread_id),
         ),
         rx.icon_button(
             rx.icon("pencil", size=12),
@@ -85,6 +93,7 @@ def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Com
             aria_label="Rename " + title,
             on_click=ThreadsState.start_rename(thread_id),
             type="button",
+            class_name="cui-thread-action",
         ),
         rx.icon_button(
             rx.icon("trash-2", size=12),
@@ -94,6 +103,7 @@ def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Com
             aria_label="Delete " + title,
             on_click=ThreadsState.ask_delete(thread_id),
             type="button",
+            class_name="cui-thread-action",
         ),
     )
 

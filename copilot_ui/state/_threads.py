@@ -28,6 +28,7 @@ class ThreadsState(rx.State):
 
     threads: list[dict[str, str]] = rx.field(default_factory=list)  # id, title, when
     search: str = ""
+    searched: bool = False  # the list shows what a search found, not all the owner's threads
     renaming: str = ""  # the thread whose title is being edited
     deleting: str = ""  # the thread whose deletion waits for confirmation
 
@@ -111,6 +112,7 @@ class ThreadsState(rx.State):
         listed = await self._store_call("list", owner, search=search, limit=LISTED)
         async with self:
             self.threads = [_row(summary) for summary in listed or []]
+            self.searched = bool(search.strip())
 
     async def _owner(self) -> str:
         return await (await self.get_state(CopilotState))._owner()

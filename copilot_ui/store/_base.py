@@ -87,7 +87,11 @@ class ThreadStore(ABC):
     def list(
         self, owner: str, *, search: str = "", include_archived: bool = False, limit: int = 50, offset: int = 0
     ) -> list[ThreadSummary]:
-        """The owner's threads, the most recently changed first; `search` matches titles (case-insensitive)."""
+        """The owner's threads, the most recently changed first.
+
+        `search` finds the threads whose title, or the words of one of whose messages (what the person
+        wrote, what the agent replied), contain it; case, accents and runs of white space aside.
+        """
 
     @abstractmethod
     def rename(self, owner: str, thread_id: str, title: str) -> ThreadSummary:
@@ -125,13 +129,14 @@ def automatic_title(thread: Thread) -> str:
     """The first user message, on one line and at most TITLE_LENGTH characters; NEW_TITLE before there is one."""
     for message in thread.messages:
         if message.role == "user":
-            text = one_line(_text_of(message.content))
+            text = one_line(text_of(message.content))
             if text:
                 return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
     return NEW_TITLE
 
 
-def _text_of(content: Any) -> str:
+def text_of(content: Any) -> str:
+    """A message's words: its text, or the text parts of multimodal content; nothing for no content."""
     if isinstance(content, str):
         return content
     # Multimodal content: the text parts, in order.

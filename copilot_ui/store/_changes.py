@@ -19,6 +19,7 @@ from ag_ui.core import Message
 from ..core import Thread
 from ._base import automatic_title
 from ._schema import ID_LENGTH
+from ._search import searchable_text
 
 DIGEST_SIZE = 16
 
@@ -46,6 +47,7 @@ class Written:
 class Snapshot:
     """A thread as the rows and columns it would be stored as."""
 
+    messages: list[Message]  # for the words of the rows a save writes, folded only for those
     keys: list[str]
     digests: list[bytes]
     bodies: list[str]
@@ -64,7 +66,7 @@ class MessageChanges:
 
     deleted: list[str] = field(default_factory=list)
     inserted: list[dict[str, Any]] = field(default_factory=list)
-    rewritten: list[dict[str, Any]] = field(default_factory=list)  # new body (and position)
+    rewritten: list[dict[str, Any]] = field(default_factory=list)  # new body and words (and position)
     moved: list[dict[str, Any]] = field(default_factory=list)  # new position only
 
     def __bool__(self) -> bool:
@@ -78,6 +80,7 @@ def snapshot(thread: Thread, notes: list[dict[str, Any]] | None) -> Snapshot:
     state, bookkeeping = to_json(thread.state), to_json(thread.bookkeeping_json())
     notes_json = None if notes is None else to_json(notes)
     return Snapshot(
+        messages=list(messages),
         keys=row_keys(messages),
         digests=[digest(body) for body in bodies],
         bodies=bodies,
@@ -100,9 +103,11 @@ def message_changes(written: Written, now: Snapshot) -> MessageChanges:
     for position, (key, new_digest, body) in enumerate(zip(now.keys, now.digests, now.bodies, strict=True)):
         old = old_positions.get(key)
         if old is None:
-            changes.inserted.append({"message_key": key, "position": position, "digest": new_digest, "body": body})
+            row = {"message_key": key, "position": position, "digest": new_digest, "body": body}
+            changes.inserted.append(row | {"search_text": searchable_text(now.messages[position])})
         elif written.digests[old * DIGEST_SIZE : (old + 1) * DIGEST_SIZE] != new_digest:
-            changes.rewritten.append({"b_key": key, "position": position, "digest": new_digest, "body": body})
+            row = {"b_key": key, "position": position, "digest": new_digest, "body": body}
+            changes.rewritten.append(row | {"search_text": searchable_text(now.messages[position])})
         elif old != position:
             changes.moved.append({"b_key": key, "position": position})
     return changes

@@ -46,7 +46,7 @@ threads = Table(
     Column("agent", String(ID_LENGTH), nullable=False),
     Column("title", Text, nullable=True),  # chosen by the person; NULL: auto_title is shown
     Column("auto_title", Text, nullable=False),  # from the first user message
-    Column("search_title", Text, nullable=False),  # the shown title, case-folded for search
+    Column("search_title", Text, nullable=False),  # the shown title, folded for search (see _search)
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("archived", Boolean, nullable=False),
@@ -67,6 +67,8 @@ messages = Table(
     Column("position", Integer, nullable=False),  # 0, 1, 2... in conversation order
     Column("digest", LargeBinary(16), nullable=False),  # of body: tells a changed message
     Column("body", Text, nullable=False),  # the AG-UI message, JSON
+    # Its words folded for search (see _search); '' for what search does not read, or a writer older than 0002.
+    Column("search_text", Text, nullable=False, server_default=""),
     Index(None, "thread_pk", "position"),
 )
 

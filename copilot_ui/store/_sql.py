@@ -33,6 +33,7 @@ from ._changes import MessageChanges, Snapshot, Written, digest, message_changes
 from ._engine import WRITE, database_url, in_memory, store_engine
 from ._migrate import upgrade
 from ._schema import ID_LENGTH, messages, threads
+from ._search import folded, found_by
 
 _MESSAGES = TypeAdapter(list[Message])
 _SUMMARY = (
@@ -90,7 +91,7 @@ class SQLThreadStore(ThreadStore):
             "agent": agent,
             "title": title,
             "auto_title": NEW_TITLE,
-            "search_title": _folded(title or NEW_TITLE),
+            "search_title": folded(title or NEW_TITLE),
             "created_at": now,
             "updated_at": now,
             "archived": False,
@@ -154,8 +155,8 @@ class SQLThreadStore(ThreadStore):
         query = select(*_SUMMARY).where(t.owner == owner)
         if not include_archived:
             query = query.where(t.archived == false())
-        if wanted := _folded(search):
-            query = query.where(t.search_title.contains(wanted, autoescape=True))
+        if words := folded(search):
+            query = query.where(found_by(owner, words))
         query = query.order_by(t.updated_at.desc(), t.pk.desc()).limit(limit).offset(offset)
         with self._transaction(write=False) as db:
             return [_summary(row) for row in db.execute(query)]
@@ -167,7 +168,7 @@ class SQLThreadStore(ThreadStore):
             if row is None:
                 raise ThreadNotFound(thread_id)
             shown = title or row.auto_title
-            db.execute(update(threads).where(threads.c.pk == row.pk).values(title=title or None, search_title=_folded(shown)))
+            db.execute(update(threads).where(threads.c.pk == row.pk).values(title=title or None, search_title=folded(shown)))
         return replace(_summary(row), title=shown)
 
     def archive(self, owner: str, thread_id: str, archived: bool = True) -> ThreadSummary:
@@ -256,7 +257,7 @@ def _changed_columns(row: Row, written: Written, now: Snapshot) -> dict[str, Any
     if now.auto_title != row.auto_title:
         values["auto_title"] = now.auto_title
         if row.title is None:
-            values["search_title"] = _folded(now.auto_title)
+            values["search_title"] = folded(now.auto_title)
     return values
 
 
@@ -304,7 +305,3 @@ def _summary(row: Row) -> ThreadSummary:
 def _utc(moment: datetime) -> datetime:
     # SQLite keeps no time zone: what it returns was written in UTC.
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _folded(text: str) -> str:
-    return one_line(text).casefold()

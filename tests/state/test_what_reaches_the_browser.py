@@ -32,7 +32,7 @@ def test_the_copilot_states_send_only_what_the_copilot_shows():
         "title",
         "tool",
     ]
-    assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "threads"]
+    assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "searched", "threads"]
     for state in STATES:
         assert state.computed_vars == {}
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from datetime import UTC, datetime
 
+from ag_ui.core import AssistantMessage, Message, ToolMessage, UserMessage
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Connection, create_engine, insert, inspect, text
 
 from copilot_ui.core import Thread
 from copilot_ui.store import SQLThreadStore, _migrate
+from copilot_ui.store._changes import digest, message_json
 from copilot_ui.store._migrate import MIGRATIONS, alembic_config, upgrade
-from copilot_ui.store._schema import VERSION_TABLE, metadata
+from copilot_ui.store._schema import VERSION_TABLE, messages, metadata, threads
 
 HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()
 
@@ -92,6 +96,47 @@ def test_the_store_leaves_an_apps_own_tables_and_migrations_alone(database_url):
     engine.dispose()
 
 
+def test_a_database_from_before_message_search_finds_its_conversations_by_their_messages_once_upgraded(database_url):
+    command.upgrade(alembic_config(url=database_url), "0001")  # as the store left it before messages were searched
+    engine = create_engine(database_url)
+    with engine.begin() as db:
+        long = [UserMessage(id=f"m{n:04}", content=f"question {n}") for n in range(1_499)]  # more than one batch
+        long_id = thread_before_search(db, "alice", "Long talk", [*long, AssistantMessage(id="m1499", content="Voilà, FIN.")])
+        said = [
+            UserMessage(id="u1", content="Über die Brücke"),
+            AssistantMessage(id="a1", content="Try the CRÈME brûlée"),
+            ToolMessage(id="t1", tool_call_id="c1", content="secret zebra"),
+        ]
+        bridge_id = thread_before_search(db, "alice", "Über die Brücke", said)
+        thread_before_search(db, "bob", "bob's", [AssistantMessage(id="b1", content="bob's creme brulee")])
+    engine.dispose()
+
+    with SQLThreadStore(database_url) as store:
+        assert revision(store.engine) == HEAD
+        found = lambda words: [summary.id for summary in store.list("alice", search=words)]  # noqa: E731
+        assert found("creme brulee") == found("uber die brucke") == [bridge_id]  # words and titles folded again
+        assert found("voila, fin") == found("question 1234") == [long_id]
+        assert found("zebra") == found("bob's") == []
+        thread = store.load("alice", bridge_id)
+        thread.add_user_message("and the ferry?")
+        store.save("alice", thread)
+        assert found("ferry") == [bridge_id]
+
+
+def test_the_message_search_migration_can_be_undone_and_done_again(database_url):
+    with SQLThreadStore(database_url) as store:
+        thread = Thread(store.create("alice", agent="default").id)
+        thread.add_user_message("ships")
+        thread.add_message(AssistantMessage(id="a1", content="the ferry leaves at nine"))
+        store.save("alice", thread)
+        assert "search_text" in message_columns(store.engine)
+        command.downgrade(alembic_config(url=database_url), "0001")
+        assert "search_text" not in message_columns(store.engine)
+    with SQLThreadStore(database_url) as again:
+        assert [summary.id for summary in again.list("alice", search="ferry")] == [thread.id]
+        assert [m.content for m in again.load("alice", thread.id).messages] == ["ships", "the ferry leaves at nine"]
+
+
 def test_the_store_knows_its_newest_revision_without_loading_alembic():
     assert _migrate.HEAD == HEAD
 
@@ -100,3 +145,23 @@ def test_the_alembic_configuration_names_the_store_migrations():
     config = alembic_config(url="sqlite:///threads.db")
     assert ScriptDirectory.from_config(config).get_current_head() == HEAD
     assert config.get_main_option("sqlalchemy.url") == "sqlite:///threads.db"
+
+
+def thread_before_search(db: Connection, owner: str, title: str, said: list[Message]) -> str:
+    """A thread written as the store of revision 0001 wrote it: title case-folded only, messages without their words."""
+    now = datetime.now(UTC)
+    row = {"owner": owner, "id": f"thread-{owner}-{len(said)}", "agent": "default", "title": None, "auto_title": title}
+    row |= {"search_title": title.casefold(), "created_at": now, "updated_at": now, "archived": False}
+    row |= {"message_count": len(said), "revision": 1, "state": "{}", "bookkeeping": "{}", "notes": "[]"}
+    pk = db.execute(insert(threads).values(row)).inserted_primary_key[0]
+    bodies = [message_json(message) for message in said]
+    rows = [
+        {"thread_pk": pk, "message_key": message.id, "position": n, "digest": digest(body), "body": body}
+        for n, (message, body) in enumerate(zip(said, bodies, strict=True))
+    ]
+    db.execute(insert(messages), rows)
+    return row["id"]
+
+
+def message_columns(engine) -> set[str]:
+    return {column["name"] for column in inspect(engine).get_columns("copilot_messages")}
