@@ -1,4 +1,5 @@
-"""Every layout opens at the latest message of a long conversation.
+"""Every layout opens at the latest message of a long conversation; closing the approval dialog undecided
+gives focus back to where the person can pick it up again.
 
 The conversation is the tab's (its session storage): held on the docked sidebar at `/`, then opened
 in the same tab at `/popup` and `/chat`. A conversation picked from the list opens at its end too.
@@ -10,7 +11,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from ._person import ask, card, copilot, idle, replies
+from ._person import ask, card, copilot, dialog, idle, replies
 
 TURNS = (
     "show orders from Berlin",
@@ -119,3 +120,22 @@ def test_another_conversation_opens_at_its_latest_message(page: Page):
     expect(replies(page).last).to_have_text(LAST_REPLY)
     the_latest_reply_is_in_view(page)
     expect(page.get_by_role("button", name="Jump to latest")).to_have_count(0)
+
+
+def test_escape_on_the_approval_dialog_gives_focus_to_the_cards_review_button(page: Page):
+    page.goto("/")
+    ask(page, "refund order 1042")
+    expect(dialog(page)).to_be_visible(timeout=20_000)
+    page.keyboard.press("Escape")
+    expect(dialog(page)).to_have_count(0)
+    expect(card(page, "refund_order").get_by_role("button", name="Review")).to_be_focused()
+    assert page.evaluate("document.activeElement !== document.body")
+
+
+def test_not_now_on_the_approval_dialog_gives_focus_to_the_cards_review_button(page: Page):
+    page.goto("/")
+    ask(page, "refund order 1042")
+    dialog(page).get_by_role("button", name="Not now").click(timeout=20_000)
+    expect(dialog(page)).to_have_count(0)
+    expect(card(page, "refund_order").get_by_role("button", name="Review")).to_be_focused()
+    assert page.evaluate("document.activeElement !== document.body")

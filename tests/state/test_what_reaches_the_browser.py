@@ -21,7 +21,17 @@ def test_the_copilot_states_send_only_what_the_copilot_shows():
         "thread_id",  # the tab's conversation (only ever looked up among its owner's)
     ]
     assert sorted(LiveState.base_vars) == ["dev", "running", "status"]
-    assert sorted(ApprovalState.base_vars) == ["digest", "editable", "error", "fields", "item", "open", "sentence", "tool"]
+    assert sorted(ApprovalState.base_vars) == [
+        "digest",
+        "editable",
+        "error",
+        "fields",
+        "item",
+        "open",
+        "sentence",
+        "tool",
+        "undecided",  # an item id of the tab's own conversation (where focus goes back to)
+    ]
     assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "threads"]
     for state in STATES:
         assert state.computed_vars == {}
