@@ -1,7 +1,8 @@
 """The approval dialog (role alertdialog): what the call will do, its arguments, Approve, and Deny with a reason.
 
 Focus moves into the dialog when it opens (Radix traps it there); Escape or "Not now" closes it
-without deciding; after a decision focus goes back to the message box.
+without deciding and focus goes back to the card's Review button; after a decision it goes to the
+message box (cui_approval.jsx: the dialog opens by itself, with no trigger to give focus back to).
 """
 
 from __future__ import annotations
@@ -10,9 +11,28 @@ import reflex as rx
 
 from ..state import ApprovalState, CopilotState
 
+_RUNTIME = rx.asset("cui_approval.jsx", shared=True)
+
+
+class CuiApprovalFocus(rx.Component):
+    """Places focus when the dialog closes: on the Review button of the card left undecided, else on the message box."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiApprovalFocus"
+
+    open: rx.Var[bool]
+    undecided: rx.Var[str]
+
 
 def approval_dialog() -> rx.Component:
     """The dialog, once per copilot: it shows the call that waits for approval, if any."""
+    return rx.fragment(
+        _dialog(),
+        CuiApprovalFocus.create(open=ApprovalState.open, undecided=ApprovalState.undecided),
+    )
+
+
+def _dialog() -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(ApprovalState.title),

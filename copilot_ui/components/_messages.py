@@ -22,7 +22,12 @@ CONVERSATION_ID = "cui-conversation"
 def conversation(suggestions: Sequence[str] = ()) -> rx.Component:
     """Every item shown, then the status line; on an empty conversation, the app's suggestions."""
     return rx.el.div(
-        CuiScroll.create(target=CONVERSATION_ID, has_older=CopilotState.has_older, on_older=CopilotState.load_older),
+        CuiScroll.create(
+            target=CONVERSATION_ID,
+            conversation=CopilotState.thread_id,
+            has_older=CopilotState.has_older,
+            on_older=CopilotState.load_older,
+        ),
         rx.cond(
             CopilotState.has_older,
             rx.el.button("Show earlier messages", type="button", on_click=CopilotState.load_older, class_name="cui-older"),

@@ -8,12 +8,16 @@ _RUNTIME = rx.asset("cui_scroll.jsx", shared=True)
 
 
 class CuiScroll(rx.Component):
-    """Keeps the element with id `target` at its end while the person is there; asks for older items at the top."""
+    """Keeps the element with id `target` at its end while the person is there; asks for older items at the top.
+
+    It shows the end when it appears (an opened popup) and when `conversation` (its id) changes.
+    """
 
     library = _RUNTIME.importable_path
     tag = "CuiScroll"
 
     target: rx.Var[str]
+    conversation: rx.Var[str]
     has_older: rx.Var[bool]
     on_older: rx.EventHandler[rx.event.no_args_event_spec]
 

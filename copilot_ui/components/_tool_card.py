@@ -126,6 +126,7 @@ def _approval(item: rx.Var) -> rx.Component:
             size="1",
             variant="soft",
             type="button",
+            class_name="cui-review",  # focus comes back here when the person closes the dialog undecided
         ),
         spacing="2",
         align="center",

@@ -1,12 +1,12 @@
 // How the conversation scrolls: it follows new content while the person is at its end, jumps to the end
-// when they send a message, offers "Jump to latest" while they read further up, and asks for older
-// items when they reach the top.
+// when they send a message and when it shows (a popup or sidebar that opens), offers "Jump to latest"
+// while they read further up, and asks for older items when they reach the top.
 import React, { useEffect, useRef, useState } from "react";
 
 const NEAR_END = 80; // px from the end that still count as "at the end"
 const NEAR_TOP = 40;
 
-export function CuiScroll({ target, hasOlder = false, onOlder }) {
+export function CuiScroll({ target, conversation = "", hasOlder = false, onOlder }) {
   const [atEnd, setAtEnd] = useState(true);
   const state = useRef({ atEnd: true, hasOlder, asked: false, onOlder, top: 0 });
   state.current.hasOlder = hasOlder;
@@ -39,8 +39,21 @@ export function CuiScroll({ target, hasOlder = false, onOlder }) {
       if (sent || state.current.atEnd) toEnd(); // the person's own message always brings them to the end
       if (!sent) state.current.asked = false;
     });
+    // A hidden conversation (a closed popup or sidebar) has no size, so it cannot scroll: when it shows, it
+    // opens at its end, as a conversation does. A box that changes size keeps the end in view for a person there.
+    let shown = element.clientHeight > 0;
+    const resized = new ResizeObserver(() => {
+      const showing = element.clientHeight > 0;
+      if (showing && !shown) {
+        state.current.atEnd = true;
+        setAtEnd(true);
+      }
+      if (showing && state.current.atEnd) toEnd();
+      shown = showing;
+    });
     element.addEventListener("scroll", onScroll, { passive: true });
     follow.observe(element, { childList: true, subtree: true, characterData: true });
+    resized.observe(element);
     toEnd();
     const jump = () => {
       toEnd(true);
@@ -50,8 +63,18 @@ export function CuiScroll({ target, hasOlder = false, onOlder }) {
     return () => {
       element.removeEventListener("scroll", onScroll);
       follow.disconnect();
+      resized.disconnect();
     };
   }, [target]);
+
+  // Another conversation opens at its end, wherever the person was in the one before; its items may come
+  // after it is chosen (from the store), and following brings them into view.
+  useEffect(() => {
+    const element = document.getElementById(target);
+    state.current.atEnd = true;
+    setAtEnd(true);
+    element?.scrollTo({ top: element.scrollHeight });
+  }, [target, conversation]);
 
   if (atEnd) return null;
   return (

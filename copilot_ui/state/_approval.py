@@ -34,13 +34,16 @@ class ApprovalState(rx.State):
     fields: list[dict[str, Any]] = rx.field(default_factory=list)
     editable: bool = False
     error: str = ""
+    undecided: str = ""  # the card whose dialog the person just closed without deciding: focus goes to its Review
     _dismissed: list[str] = rx.field(default_factory=list)  # cards whose dialog the person closed without deciding
 
     @rx.event
     def close(self, is_open: bool = False) -> None:
         """Escape or "Not now": the dialog closes, nothing is decided, the card keeps its Review button."""
-        if not is_open and self.item and self.item not in self._dismissed:
-            self._dismissed.append(self.item)
+        if not is_open:
+            if self.item and self.item not in self._dismissed:
+                self._dismissed.append(self.item)
+            self.undecided = self.item
         self.open = is_open
 
     def _open_on(self, request: dict[str, Any] | None) -> None:
@@ -53,7 +56,7 @@ class ApprovalState(rx.State):
             self.item, self.digest, self.tool, self.title = request["item"], request["digest"], request["tool"], request["title"]
             self.sentence, self.fields, self.editable = request["sentence"], request["fields"], request["editable"]
             self.error = ""
-        self.open = True
+        self.open, self.undecided = True, ""
 
     def _review(self, item_id: str) -> None:
         """The card's Review button: its dialog may open again."""
