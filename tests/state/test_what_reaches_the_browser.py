@@ -29,14 +29,6 @@ def test_the_copilot_states_send_only_what_the_copilot_shows():
         "item",
         "open",
         "sentence",
-    assert sorted(ApprovalState.base_vars) == [
-        "digest",
-        "editable",
-        "error",
-        "fields",
-        "item",
-        "open",
-        "sentence",
         "title",
         "tool",
         "undecided",  # an item id of the tab's own conversation (where focus goes back to)
