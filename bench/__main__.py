@@ -14,6 +14,7 @@ BENCHMARKS = [
     "bench.stream_wire",
     "bench.sink_rate",
     "bench.open_thread",
+    "bench.reveal_text",
 ]
 
 

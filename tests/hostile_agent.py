@@ -20,6 +20,7 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !pieces <ms> <n> <text>      <text> in pieces of <n> characters, waiting <ms> between pieces
     !markdown <ms>               a Markdown document (heading, list, code fence, table) in small pieces
     !big <n>                     one reply of exactly n characters on one line, in pieces of ~4000
+    !lines <n>                   one reply of n lines, "line 1 of <n>" to "line <n> of <n>", in pieces of ~4000
     !reasoning <text>            a reasoning span and message holding <text>, then the reply "done"
     !tool <name> <json>          a call of the page's (frontend) tool; after its result: "results: <content>"
     !backend <name> <json> <r>   a call the server answers itself (TOOL_CALL_RESULT <r>), then "ok"
@@ -358,6 +359,19 @@ async def _big(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _lines(turn: Turn) -> Stream:
+    count = int(turn.argument.strip())
+    yield turn.started()
+    for event in _text(numbered_lines(count), piece=BIG_PIECE):
+        yield event
+    yield turn.finished()
+
+
+def numbered_lines(count: int) -> str:
+    """The reply of !lines: `count` lines, "line 1 of <count>" to "line <count> of <count>", without a final newline."""
+    return "\n".join(f"line {number} of {count}" for number in range(1, count + 1))
+
+
 async def _reasoning(turn: Turn) -> Stream:
     span, message = _new_id("reasoning-"), _new_id("thought-")
     yield turn.started()
@@ -482,6 +496,7 @@ COMMANDS: dict[str, Command] = {
     "cards": Command(_cards),
     "flaky": Command(_flaky),
     "big": Command(_big),
+    "lines": Command(_lines),
     "reasoning": Command(_reasoning),
     "tool": Command(_tool),
     "backend": Command(_backend),

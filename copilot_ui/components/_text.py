@@ -14,6 +14,7 @@ from reflex.event import passthrough_event_spec
 from ..state import CopilotState, copilot
 
 _RUNTIME = rx.asset("cui_text.jsx", shared=True)
+rx.asset("cui_plain_text.jsx", shared=True)  # imported by cui_text.jsx: as an asset of this module, it sits beside it
 
 
 class CuiText(rx.Component):

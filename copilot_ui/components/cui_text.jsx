@@ -7,10 +7,12 @@
 //
 // Everything shown here came from an agent or a stranger: Markdown without raw HTML (HTML shows
 // as text), links only http(s) and mailto (opened in a new tab, without opener or referrer),
-// images only from this origin or hosts the app allows (others become links), and a text longer
-// than `limit` is shown cut with a "Show all" control, so no reply, however long, blocks the page.
+// images only from this origin or hosts the app allows (others become links). A text longer than
+// `limit` is plain text (cui_plain_text.jsx lays it out in pieces), shown cut with a "Show all"
+// control, so no reply, however long, blocks the page.
 import React, { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Streamdown, defaultRehypePlugins, defaultRemarkPlugins } from "streamdown";
+import { PlainText } from "./cui_plain_text.jsx";
 
 const texts = new Map(); // tid -> {seq, text}
 const listeners = new Map(); // tid -> Set of callbacks
@@ -91,10 +93,11 @@ const useText = (tid, onNeed) => {
 export function CuiText({ tid, markdown = true, live = false, limit = 20000, imageHosts = [], onNeed, className, ...rest }) {
   const text = useText(tid, onNeed);
   const [all, setAll] = useState(false);
-  const cut = !all && text.length > limit;
+  const long = text.length > limit;
+  const cut = long && !all;
   const shown = cut ? text.slice(0, cutPoint(text, limit)) : text;
-  // Markdown of a very long text would block the page: past the limit it shows as plain text.
-  const asMarkdown = markdown && shown.length <= limit;
+  // Markdown of a very long text would block the page: past the limit it shows as plain text, cut or whole.
+  const asMarkdown = markdown && !long;
   const box = useRef(null);
   useFocusableScrollers(box, asMarkdown);
   return (
@@ -102,7 +105,7 @@ export function CuiText({ tid, markdown = true, live = false, limit = 20000, ima
       {asMarkdown ? (
         <SafeMarkdown text={shown} live={live} imageHosts={imageHosts} />
       ) : (
-        <div className="cui-plain">{shown}</div>
+        <PlainText text={shown} />
       )}
       {cut && (
         <div className="cui-cut">

@@ -65,6 +65,18 @@ async def test_big_sends_exactly_n_characters_on_one_line(hostile: HostileAgent)
     assert len(of_type(events, "TEXT_MESSAGE_CONTENT")) == 26
 
 
+async def test_lines_sends_n_numbered_lines(hostile: HostileAgent):
+    thread = thread_saying("!lines 10000")
+
+    events = await apply_run(agent_for(hostile), run_input(thread), thread)
+
+    lines = thread.messages[-1].content.split("\n")
+    assert len(lines) == 10_000
+    assert lines[0] == "line 1 of 10000"
+    assert lines[-1] == "line 10000 of 10000"
+    assert all(len(event.delta) <= 4000 for event in of_type(events, "TEXT_MESSAGE_CONTENT"))
+
+
 async def test_reasoning_comes_before_the_reply(hostile: HostileAgent):
     thread = thread_saying("!reasoning The person wants the weather.")
 
