@@ -61,6 +61,8 @@ def read_turn(messages: list[ModelMessage], info: AgentInfo) -> Turn:
     then = _instruction_items(asked.instructions or "") if asked is not None else {}
     state = then.get(SHARED_STATE, now.get(SHARED_STATE))
     last = messages[-1] if messages and isinstance(messages[-1], ModelRequest) else None
+    if last is not None and any(isinstance(part, UserPromptPart) for part in last.parts):
+        last = None  # the person wrote after the results (a call they did not approve was skipped): they are answered
     return Turn(
         prompt=_prompt(asked),
         offered=frozenset(tool.name for tool in info.function_tools),

@@ -48,7 +48,8 @@ def test_show_order_draws_the_apps_own_card_from_the_first_arguments(page: Page)
     ask(page, "show order 1042")
     order = copilot(page).get_by_role("region", name="Order #1042")
     expect(order).to_be_visible(timeout=20_000)
-    expect(order).to_contain_text('"customer": "Ada Lovelace"', timeout=20_000)
+    expect(order).to_contain_text("CustomerAda LovelaceCityBerlinTotal$120.00", timeout=20_000)  # fields, not JSON
+    expect(order).to_contain_text("Shipped")  # its status badge
     expect(replies(page).last).to_have_text("Here is order #1042: Ada Lovelace, Berlin, $120.00, Shipped.", timeout=20_000)
     seen = page.evaluate("window.__card")
     assert seen == {"drawnWhileStreaming": True, "defaultCardShown": False}, seen

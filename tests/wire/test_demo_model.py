@@ -122,6 +122,16 @@ async def test_the_orders_still_processing_are_listed_from_the_tools_result(agen
     assert reply(thread) == "1 order is still processing: #1041 (Alan Turing, London). The Orders table shows it."
 
 
+async def test_a_message_written_instead_of_approving_is_what_gets_answered(agent: Agent):
+    thread, _ = await ask(agent, "refund order 1042")
+    (call_id,) = outcome(thread).pending_tool_call_ids
+    thread.add_tool_result(call_id, "Error: not run: the user wrote a new message instead", error="skipped")
+    thread.add_user_message("what is our revenue this month?")
+    await apply_run(agent, run_input(thread, tools=PAGE_TOOLS, context=dashboard()), thread)
+
+    assert reply(thread) == "Revenue this month is $48,210 (+12% vs last month)."
+
+
 async def test_what_can_you_do_is_answered_with_what_it_can_do(agent: Agent):
     thread, _ = await ask(agent, "what can you do?")
 
