@@ -118,6 +118,7 @@ def test_a_reply_cut_off_by_a_crash_shows_as_interrupted_and_retry_finishes_it(p
     interrupted.get_by_role("button", name="Retry").click()
     expect(replies(page).last).to_contain_text("Connect a real model or any AG-UI agent server", timeout=30_000)
     expect(page.locator('[data-kind="user"]')).to_have_text("hello")
+    expect(interrupted).to_have_count(0)  # answered by the retry: it does not stay above the reply
 
 
 def test_another_owner_cannot_list_open_change_or_delete_a_conversation(tabs: Tabs, app_url: str):
