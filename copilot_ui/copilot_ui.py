@@ -395,7 +395,9 @@ DEMO_CSS = """
 .demo-chat-box { height: 75vh; }
 .demo-steps { border: none; padding: 0; margin: 0.25rem 0 0.5rem; display: flex; flex-direction: column; gap: 0.3rem; }
 .demo-step { display: flex; gap: 0.4rem; align-items: center; font-size: 0.85rem; }
-.demo-plan { margin: 0.3rem 0 0; padding-left: 1.3rem; font-size: 0.85rem; display: flex; flex-direction: column; gap: 0.15rem; }
+.demo-plan { margin: 0.3rem 0 0; padding-left: 1.3rem; font-size: 0.85rem; }
+ol.demo-plan { list-style: decimal; } ul.demo-plan { list-style: disc; }
+.demo-plan li + li { margin-top: 0.15rem; }
 @media (max-width: 640px) { .demo-main { padding: 1rem; } }
 """
 

@@ -327,7 +327,8 @@ def _introduction(turn: Turn) -> Move:
 
 def _said_about(result: ToolResult, turn: Turn) -> str:
     if _failed(result):
-        return f"That did not happen: {_sentence(result.text.removeprefix('Error:').strip())}"
+        reason = re.sub(r"^Error:\s*(\w+(Error|Exception|Invalid):\s*)?", "", result.text.strip())  # the words, not the type
+        return f"That did not happen: {_sentence(reason)}"
     return _REPLIES.get(result.tool, _done)(result, turn)
 
 

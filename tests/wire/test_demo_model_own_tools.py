@@ -97,7 +97,7 @@ async def test_a_failed_call_is_reported_in_words(agent: Agent):
 
     await answer(agent, thread, "Error: ValueError: there is no card 9", error="ValueError: there is no card 9")
 
-    assert reply(thread) == "That did not happen: ValueError: there is no card 9."
+    assert reply(thread) == "That did not happen: there is no card 9."
 
 
 async def test_words_that_do_not_give_the_arguments_are_answered_with_how_to_call_it(agent: Agent):
