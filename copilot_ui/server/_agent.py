@@ -17,7 +17,9 @@ from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai import RunContext, Tool
 from pydantic_ai.models import Model
+from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import ToolFuncEither
+from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.ui import StateDeps
 
 from ..agents import LocalAgent
@@ -30,6 +32,7 @@ INSTRUCTIONS = (
 )
 
 BackendTools = Sequence[Tool[Any] | ToolFuncEither[Any, ...]]
+Toolsets = Sequence[AbstractToolset[Any]]
 
 
 def builtin_model() -> Model | str:
@@ -40,18 +43,27 @@ def builtin_model() -> Model | str:
 
 
 def builtin_pydantic_agent(
-    model: Model | str | None = None, *, tools: BackendTools = (), state_type: type[BaseModel] | None = None
+    model: Model | str | None = None,
+    *,
+    tools: BackendTools = (),
+    state_type: type[BaseModel] | None = None,
+    settings: ModelSettings | None = None,
+    toolsets: Toolsets = (),
+    instructions: str = INSTRUCTIONS,
 ) -> PydanticAgent[Any, str]:
-    """The pydantic-ai agent behind the built-in copilot, with the app's backend tools.
+    """The pydantic-ai agent behind the built-in copilot, with the app's backend tools and toolsets (MCP servers).
 
     With a `state_type`, its deps are `StateDeps[state_type]` (run it with such deps, e.g.
     `agui_app(agent, deps=lambda: StateDeps(state_type()))`) and the model sees the shared state.
+    `settings` are the model's (temperature, max_tokens, timeout…); `instructions` its system prompt.
     """
     agent = PydanticAgent(
         model if model is not None else builtin_model(),
-        instructions=INSTRUCTIONS,
+        instructions=instructions,
         name="copilot",
         tools=tools,
+        toolsets=toolsets,
+        model_settings=settings,
         deps_type=StateDeps[state_type] if state_type is not None else object,
     )
     if state_type is not None:
@@ -70,11 +82,17 @@ def builtin_agent(
     tools: BackendTools = (),
     state_type: type[BaseModel] | None = None,
     description: str = "",
+    settings: ModelSettings | None = None,
+    toolsets: Toolsets = (),
+    instructions: str = INSTRUCTIONS,
 ) -> LocalAgent:
     """The built-in copilot, run in this process; the state the page sends reaches `tools` when `state_type` is given.
-    `description` is its label in the copilot's agent picker (its id when empty; "Copilot" for the default one)."""
+    `description` is its label in the copilot's agent picker (its id when empty; "Copilot" for the default one);
+    `settings`, `toolsets` and `instructions` as for `builtin_pydantic_agent`."""
     return LocalAgent(
-        builtin_pydantic_agent(model, tools=tools, state_type=state_type),
+        builtin_pydantic_agent(
+            model, tools=tools, state_type=state_type, settings=settings, toolsets=toolsets, instructions=instructions
+        ),
         agent_id=agent_id,
         description=description,
         deps=_state_deps(state_type) if state_type is not None else None,

@@ -23,8 +23,17 @@ def agent_from_environment(
     if url:
         return HttpAgent(url, agent_id=agent_id, headers=agent_headers(os.environ.get("COPILOT_AGENT_HEADERS")))
     from ._agent import builtin_agent
+    from ._mcp import mcp_servers_from_environment
+    from ._model_settings import instructions_from_environment, settings_from_environment
 
-    return builtin_agent(agent_id=agent_id, tools=tools, state_type=state_type)
+    return builtin_agent(
+        agent_id=agent_id,
+        tools=tools,
+        state_type=state_type,
+        settings=settings_from_environment(),
+        toolsets=mcp_servers_from_environment(),
+        instructions=instructions_from_environment(),
+    )
 
 
 def agent_headers(raw: str | None) -> dict[str, str]:

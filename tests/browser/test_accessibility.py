@@ -7,13 +7,10 @@ is installed once with the venv's npm into the venv (pinned), like the frontend'
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests._npm import npm_package
 
 from ._person import ask, card, dialog, idle
 
@@ -24,18 +21,7 @@ SERIOUS = {"serious", "critical"}
 @pytest.fixture(scope="session")
 def axe_source() -> str:
     """axe.min.js of the pinned axe-core, installed with npm into the venv on first use."""
-    prefix = Path(sys.prefix) / "axe-core"
-    script = prefix / "node_modules" / "axe-core" / "axe.min.js"
-    stamp = prefix / f".v{AXE_VERSION}"
-    if not (script.exists() and stamp.exists()):
-        bin_dir = Path(sys.executable).parent  # the venv's npm, with the venv's Node first on PATH
-        prefix.mkdir(parents=True, exist_ok=True)
-        command = [str(bin_dir / "npm"), "install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
-        env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
-        done = subprocess.run([*command, f"axe-core@{AXE_VERSION}"], capture_output=True, text=True, env=env, timeout=300)
-        assert done.returncode == 0 and script.exists(), f"npm could not install axe-core: {done.stderr[-800:]}"
-        stamp.touch()
-    return script.read_text(encoding="utf-8")
+    return (npm_package("axe-core", AXE_VERSION) / "axe.min.js").read_text(encoding="utf-8")
 
 
 SETTLED = """async () => {
