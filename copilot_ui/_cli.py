@@ -1,6 +1,7 @@
-"""`python -m copilot_ui`: tools for people debugging an agent server.
+"""`python -m copilot_ui`: tools for people debugging an agent server and keeping an app's conversations.
 
-python -m copilot_ui replay FILE   verify and apply a recorded stream, print the thread
+python -m copilot_ui replay FILE          verify and apply a recorded stream, print the thread
+python -m copilot_ui threads prune        forget anonymous owners' conversations past their retention
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import json
 import sys
 
 from .protocol import ProtocolError, replay
+from .store import SQLThreadStore
+from .store._retention import DEFAULT_RETENTION_DAYS, prune_anonymous, retention_days
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,8 +26,34 @@ def main(argv: list[str] | None = None) -> int:
         'to an empty thread and print {"messages": [...], "state": {...}} as camelCase AG-UI JSON.',
     )
     replay_command.add_argument("file", help="a .jsonl or .sse recording")
+    threads_command = commands.add_parser("threads", help="the conversations the app keeps")
+    threads_commands = threads_command.add_subparsers(dest="threads_command", required=True)
+    prune_command = threads_commands.add_parser(
+        "prune",
+        help="forget anonymous owners' conversations unchanged for the retention period",
+        description="Forget the conversations of anonymous owners (browsers without an account) that did not change "
+        f"for the retention period: COPILOT_RETENTION_DAYS, else {DEFAULT_RETENTION_DAYS} days. People with accounts "
+        "keep theirs. The store is COPILOT_STORE_URL, else .copilot/threads.db.",
+    )
+    prune_command.add_argument("--days", type=float, default=None, help="the retention period in days")
+    prune_command.add_argument("--store", default=None, help="the store's database URL or SQLite file")
     args = parser.parse_args(argv)
+    if args.command == "threads":
+        return _prune(args.days, args.store)
     return _replay(args.file)
+
+
+def _prune(days: float | None, store_url: str | None) -> int:
+    try:
+        retention = retention_days(days)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    with SQLThreadStore(store_url) as store:
+        pruned = prune_anonymous(store, retention)
+    plural, where = "" if pruned == 1 else "s", store.url.render_as_string(hide_password=True)
+    print(f"Pruned {pruned} conversation{plural} of anonymous owners unchanged for {retention:g} days ({where}).")
+    return 0
 
 
 def _replay(path: str) -> int:

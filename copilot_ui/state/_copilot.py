@@ -13,6 +13,7 @@ copilot stuck in "running".
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -318,17 +319,33 @@ class CopilotState(rx.State):
     # Helpers (inside `async with self`)
 
     async def _owner(self) -> str:
-        """Whose conversations these are: the app's user id, or the browser's signed anonymous id (made on first use)."""
+        """Whose conversations these are: the app's user id, or the browser's signed anonymous id (made on first use).
+
+        The first time the app names a user for a browser that had an anonymous owner, that browser's conversations
+        move to the user (and the browser's anonymous owner is let go)."""
         if copilot.owner is not None:
-            owner = copilot.owner(self)
-            owner = await owner if hasattr(owner, "__await__") else owner
-            if owner:
-                return f"user:{owner}"
+            user = copilot.owner(self)
+            user = await user if hasattr(user, "__await__") else user
+            if user:
+                return await self._logged_in(f"user:{user}")
         owner = verified_owner(self.owner_token)
         if owner is None:
             owner = new_owner()
             self.owner_token = signed_owner(owner)
         return owner
+
+    async def _logged_in(self, user: str) -> str:
+        guest = verified_owner(self.owner_token)
+        if guest is not None and copilot.store is not None:
+            try:
+                moved = await asyncio.to_thread(copilot.store.move, guest, user)
+            except Exception:
+                logger.exception("moving a browser's conversations to the person who logged in failed")
+                return user  # the browser keeps its owner: the move is tried again on the next event
+            logger.info("moved %d conversations of a browser to %s, who logged in on it", moved, user)
+        if guest is not None:
+            self.owner_token = ""
+        return user
 
     async def _current_or_stored(self, owner: str) -> tuple[Thread, Conversation]:
         """The tab's thread as it is now: from the store when the tab lost it (a new session after a reconnect) or

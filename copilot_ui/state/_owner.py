@@ -19,6 +19,7 @@ import secrets
 from pathlib import Path
 
 from .._home import home_file
+from ..store import ANONYMOUS_OWNER
 
 SECRET_VARIABLE = "COPILOT_SECRET"
 SECRET_FILE = "secret"  # in the copilot's folder (.copilot/)
@@ -40,7 +41,7 @@ def verified_owner(cookie: str) -> str | None:
 
 def new_owner() -> str:
     """A fresh anonymous owner id."""
-    return "anon-" + secrets.token_urlsafe(16)
+    return ANONYMOUS_OWNER + secrets.token_urlsafe(16)
 
 
 def _signature(owner_id: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..core import Thread
 from ..store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore
+from ._pruning import prune_now_and_then
 from ._view import Conversation
 
 logger = logging.getLogger("copilot_ui.state")
@@ -36,6 +37,7 @@ class Keeper:
             await asyncio.to_thread(self._save, thread, conversation)
         except Exception:
             logger.exception("saving conversation %s failed", thread.id)
+        prune_now_and_then(self.store)
 
     def _save(self, thread: Thread, conversation: Conversation) -> None:
         notes = conversation.to_notes()

@@ -1,6 +1,14 @@
 """Conversations that last: threads and their messages in SQL (a SQLite file by default). No Reflex here."""
 
-from ._base import StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
+from ._base import ANONYMOUS_OWNER, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
 from ._sql import SQLThreadStore
 
-__all__ = ["SQLThreadStore", "StoredThread", "ThreadExists", "ThreadNotFound", "ThreadStore", "ThreadSummary"]
+__all__ = [
+    "ANONYMOUS_OWNER",
+    "SQLThreadStore",
+    "StoredThread",
+    "ThreadExists",
+    "ThreadNotFound",
+    "ThreadStore",
+    "ThreadSummary",
+]

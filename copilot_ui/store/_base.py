@@ -17,6 +17,7 @@ from ..core import Thread
 
 NEW_TITLE = "New conversation"
 TITLE_LENGTH = 80
+ANONYMOUS_OWNER = "anon-"  # how the ids of owners start that the copilot made for a browser (no account)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,17 @@ class ThreadStore(ABC):
 
     @abstractmethod
     def delete(self, owner: str, thread_id: str) -> bool:
-        """Forget a thread and its messages; False if the owner had no such thread."""
+        """Forget a thread, its messages and its state; False if the owner had no such thread."""
+
+    @abstractmethod
+    def prune(self, *, owner_prefix: str, unchanged_since: datetime) -> int:
+        """Forget the threads of the owners whose id starts with `owner_prefix` that did not change since then
+        (anonymous owners' conversations past their retention); how many."""
+
+    @abstractmethod
+    def move(self, from_owner: str, to_owner: str) -> int:
+        """Give every thread of `from_owner` to `to_owner` (a browser's conversations to the person who logged in on
+        it); how many."""
 
     def load(self, owner: str, thread_id: str) -> Thread | None:
         """The thread as it was last saved (messages, state, bookkeeping); None if the owner has none."""

@@ -184,9 +184,33 @@ class SQLThreadStore(ThreadStore):
             row = self._thread_row(db, owner, thread_id, lock=True)
             if row is None:
                 return False
-            db.execute(delete(messages).where(messages.c.thread_pk == row.pk))
-            db.execute(delete(threads).where(threads.c.pk == row.pk))
+            _delete_threads(db, [row.pk])
         return True
+
+    def prune(self, *, owner_prefix: str, unchanged_since: datetime) -> int:
+        if not owner_prefix:
+            raise ValueError("prune() needs an owner prefix: it never forgets every owner's threads at once")
+        stale = select(threads.c.pk).where(
+            threads.c.owner.startswith(owner_prefix, autoescape=True), threads.c.updated_at < _utc(unchanged_since)
+        )
+        pruned = 0
+        while True:  # in chunks: a long backlog never holds the write lock for long
+            with self._transaction(write=True) as db:
+                pks = list(db.scalars(stale.limit(_DELETE_CHUNK)))
+                _delete_threads(db, pks)
+            pruned += len(pks)
+            if len(pks) < _DELETE_CHUNK:
+                return pruned
+
+    def move(self, from_owner: str, to_owner: str) -> int:
+        if from_owner == to_owner:
+            return 0
+        taken = select(threads.c.id).where(threads.c.owner == to_owner).scalar_subquery()
+        with self._transaction(write=True) as db:
+            moved = db.execute(
+                update(threads).where(threads.c.owner == from_owner, threads.c.id.not_in(taken)).values(owner=to_owner)
+            )
+        return moved.rowcount
 
     def close(self) -> None:
         self.engine.dispose()
@@ -288,6 +312,13 @@ def _written_after(before: Written, now: Snapshot, revision: int) -> Written:
         bookkeeping=now.bookkeeping_digest,
         notes=before.notes if now.notes_digest is None else now.notes_digest,
     )
+
+
+def _delete_threads(db: Connection, pks: list[int]) -> None:
+    """Forget these threads with their messages (explicitly: a database without foreign keys on keeps no orphans)."""
+    if pks:
+        db.execute(delete(messages).where(messages.c.thread_pk.in_(pks)))
+        db.execute(delete(threads).where(threads.c.pk.in_(pks)))
 
 
 def _summary(row: Row) -> ThreadSummary:

@@ -73,3 +73,24 @@ def test_each_agent_shares_its_own_state_with_the_page(tabs: Tabs, helpdesk_url:
     expect(notes).to_have_value("call Bob\nbuy milk", timeout=20_000)
     idle(page)
     expect(page.locator("#status")).to_have_text("Status: waiting")  # the notes agent left the ticket alone
+
+
+def test_the_conversations_a_guest_had_move_to_them_when_they_log_in(tabs: Tabs, helpdesk_url: str):
+    page = open_helpdesk(tabs, helpdesk_url)
+    ask(page, 'set_priority {"level": "low"}')  # as a guest
+    idle(page)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out ada")).to_be_visible()
+
+    page.get_by_role("button", name="Conversations").click()
+    listed = page.get_by_role("list", name="Conversations").locator(".cui-thread-open")
+    expect(listed.filter(has_text="set_priority")).to_have_count(1)  # theirs now
+    page.keyboard.press("Escape")
+
+    elsewhere = tabs.open(helpdesk_url)  # another device: only the account is the same
+    elsewhere.goto("/")
+    elsewhere.get_by_role("button", name="Log in").click()
+    elsewhere.get_by_role("button", name="Conversations").click()
+    expect(
+        elsewhere.get_by_role("list", name="Conversations").locator(".cui-thread-open").filter(has_text="set_priority")
+    ).to_have_count(1)

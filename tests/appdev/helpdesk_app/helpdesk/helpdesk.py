@@ -18,6 +18,25 @@ from copilot_ui.server import emit_state_delta
 CUSTOMERS = {"ada@example.com": {"name": "Ada Lovelace", "plan": "Pro", "since": "2021"}}
 
 
+class AuthState(rx.State):
+    user: str = ""
+
+    @rx.event
+    def log_in(self) -> None:
+        self.user = "ada"
+
+    @rx.event
+    def log_out(self) -> None:
+        self.user = ""
+
+
+async def signed_in_user(state: rx.State) -> str:
+    return (await state.get_state(AuthState)).user
+
+
+cui.copilot.owner = signed_in_user  # a person who logs in sees their conversations on every device
+
+
 class TicketState(rx.State):
     priority: str = "normal"
     status: str = "open"
@@ -133,6 +152,11 @@ def index() -> rx.Component:
     return cui.sidebar(
         rx.vstack(
             rx.heading("Ticket #7"),
+            rx.cond(
+                AuthState.user != "",
+                rx.button("Log out ", AuthState.user, on_click=AuthState.log_out),
+                rx.button("Log in", on_click=AuthState.log_in),
+            ),
             rx.text("Priority: ", TicketState.priority, id="priority"),
             rx.text("Status: ", TicketState.status, id="status"),
             rx.text_area(value=NotesState.note, on_change=NotesState.set_note, aria_label="Notes", id="notes"),
