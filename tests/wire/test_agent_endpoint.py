@@ -9,18 +9,26 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import httpx
 import pytest
+from pydantic_ai.models.function import FunctionModel
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 import copilot_ui as cui
-from copilot_ui.agents import HttpAgent
-from copilot_ui.server import EndpointAccess, ReportState, builtin_agent, demo_backend_tools, demo_model
+from copilot_ui.agents import HttpAgent, LocalAgent
+from copilot_ui.server import (
+    EndpointAccess,
+    ReportState,
+    builtin_agent,
+    builtin_pydantic_agent,
+    demo_backend_tools,
+    demo_model,
+)
 
 from ..agent_endpoint_clients import (
     ASK_FOR_BLUE,
@@ -187,6 +195,46 @@ def test_a_body_that_is_not_a_run_gets_422_saying_so(served: Served):
 
     assert response.status_code == 422
     assert response.json()["error"] == "The body is not an AG-UI RunAgentInput."
+
+
+# Errors during a run
+
+
+def test_a_model_error_ends_the_stream_with_run_error_that_never_shows_the_key(monkeypatch: pytest.MonkeyPatch):
+    key = "sk-test-" + secrets.token_urlsafe(24)
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+
+    async def failing(messages: object, info: object) -> AsyncIterator[str]:
+        raise RuntimeError(f"Incorrect API key provided: {key}")
+        yield ""
+
+    response = _run_on(builtin_agent(FunctionModel(stream_function=failing)), monkeypatch)
+
+    last = _events(response.text)[-1]
+    assert last["type"] == "RUN_ERROR"
+    assert last["message"] == "Incorrect API key provided: [redacted]"
+    assert key not in response.text
+
+
+def test_a_run_that_breaks_off_before_it_starts_still_ends_with_run_error(monkeypatch: pytest.MonkeyPatch):
+    def no_deps(run_input: object) -> object:
+        raise LookupError("the report store is unavailable")
+
+    agent = LocalAgent(builtin_pydantic_agent(demo_model(0)), deps=no_deps)
+
+    response = _run_on(agent, monkeypatch)
+
+    assert [(event["type"], event.get("message")) for event in _events(response.text)] == [
+        ("RUN_ERROR", "the report store is unavailable")
+    ]
+
+
+def _run_on(agent: LocalAgent, monkeypatch: pytest.MonkeyPatch) -> httpx.Response:
+    monkeypatch.setenv("COPILOT_AGENT_ENDPOINT_TOKEN", "a-token-for-this-test")
+    with serve_in_thread(cui.agent_endpoint(agent=agent)(_the_app())) as base:
+        response = post_run(f"{base}/copilot/agui", bearer("a-token-for-this-test"))
+    assert response.status_code == 200
+    return response
 
 
 # Off by default
