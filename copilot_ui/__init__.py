@@ -37,6 +37,7 @@ _PUBLIC = {
     "ToolCallView": "copilot_ui.components",
     "text": "copilot_ui.components",
     "content_security_policy": "copilot_ui._csp",
+    "agent_endpoint": "copilot_ui._agent_endpoint",
     "color_mode_from": "copilot_ui.components",
     # the loop and its parts
     "RunLoop": "copilot_ui.core",

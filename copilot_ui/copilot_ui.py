@@ -438,7 +438,10 @@ for extra in filter(None, (name.strip() for name in os.environ.get("COPILOT_EXTR
     importlib.import_module(extra)
 
 # The connection's state shows in the copilot's header; Reflex's own toasts go to the top, off the message box.
-app = rx.App(api_transformer=cui.content_security_policy(), toaster=rx.toast.provider(position="top-center"))
+# The built-in agent is served over AG-UI at /copilot/agui once COPILOT_AGENT_ENDPOINT_TOKEN is set (README).
+app = rx.App(
+    api_transformer=[cui.content_security_policy(), cui.agent_endpoint()], toaster=rx.toast.provider(position="top-center")
+)
 app.add_page(index, title="Acme sales · copilot_ui demo", on_load=DashboardState.load)
 app.add_page(with_popup, route="/popup", title="Acme sales · the copilot in a popup", on_load=DashboardState.load)
 app.add_page(with_chat, route="/chat", title="Acme sales · the copilot inline", on_load=DashboardState.load)
