@@ -22,6 +22,7 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !big <n>                     one reply of exactly n characters on one line, in pieces of ~4000
     !lines <n>                   one reply of n lines, "line 1 of <n>" to "line <n> of <n>", in pieces of ~4000
     !reasoning <text>            a reasoning span and message holding <text>, then the reply "done"
+    !thinking <text>             the same as an AG-UI 0.1 server sends it (THINKING_* events), then "done"
     !tool <name> <json>          a call of the page's (frontend) tool; after its result: "results: <content>"
     !backend <name> <json> <r>   a call the server answers itself (TOOL_CALL_RESULT <r>), then "ok"
     !error <message>             RUN_STARTED, then RUN_ERROR with <message>
@@ -385,6 +386,25 @@ async def _reasoning(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _thinking(turn: Turn) -> Stream:
+    """Reasoning as servers before AG-UI 1.0 sent it: THINKING_* events, which name no ids."""
+    yield turn.started()
+    yield _frame({"type": "THINKING_START", "title": "Thinking it over"})
+    yield _frame({"type": "THINKING_TEXT_MESSAGE_START"})
+    for start in range(0, len(turn.argument), 8):
+        yield _frame({"type": "THINKING_TEXT_MESSAGE_CONTENT", "delta": turn.argument[start : start + 8]})
+    yield _frame({"type": "THINKING_TEXT_MESSAGE_END"})
+    yield _frame({"type": "THINKING_END"})
+    for event in _text("done"):
+        yield event
+    yield turn.finished()
+
+
+def _frame(event: dict[str, Any]) -> str:
+    """An event no model of ag_ui.core describes, as an SSE frame."""
+    return f"data: {json.dumps(event)}\n\n"
+
+
 async def _tool(turn: Turn) -> Stream:
     name, _, arguments = turn.argument.partition(" ")
     call_id = _new_id("call-")
@@ -498,6 +518,7 @@ COMMANDS: dict[str, Command] = {
     "big": Command(_big),
     "lines": Command(_lines),
     "reasoning": Command(_reasoning),
+    "thinking": Command(_thinking),
     "tool": Command(_tool),
     "backend": Command(_backend),
     "error": Command(_error),

@@ -3,7 +3,7 @@
 from ._apply import EventApplier
 from ._chunks import ChunkExpander
 from ._errors import ProtocolError, Rule
-from ._parse import parse_event
+from ._parse import EventParser, parse_event
 from ._pipeline import EventPipeline
 from ._replay import read_frames, replay
 from ._sse import DEFAULT_MAX_FRAME_CHARS, FrameTooLarge, SSEFrames
@@ -14,6 +14,7 @@ __all__ = [
     "DEFAULT_MAX_FRAME_CHARS",
     "ChunkExpander",
     "EventApplier",
+    "EventParser",
     "EventPipeline",
     "FrameTooLarge",
     "ProtocolError",
