@@ -42,10 +42,13 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !history <n>                 a MESSAGES_SNAPSHOT adding <n> messages (`history_messages`: alternately
                                  assistant and user, ~200 characters each) after the conversation so far,
                                  then the reply "added <n> messages": a long conversation in one turn
+    !replay <name> [pace]        the recorded answer of a real AG-UI server, tests/recordings/<name>.sse, at its
+                                 recorded pace (times [pace]) with this run's ids; after a tool result,
+                                 <name>.after-tool.sse (see tests/agui_recordings.py)
     anything else                the reply "hostile agent: unknown command"
 
-After a tool result (the last message is a tool message) every command but !snapshot-swap quotes
-the results: "results: <content>".
+After a tool result (the last message is a tool message) every command but !snapshot-swap and !replay
+quotes the results: "results: <content>".
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from ._background_server import BackgroundServer
+from .agui_recordings import RECORDINGS, played
 
 SWAP_CALL_ID = "call-swap-1"  # the fixed id of !snapshot-swap's call
 UNKNOWN_COMMAND = "hostile agent: unknown command"
@@ -491,6 +495,17 @@ async def _quote_results(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _replay(turn: Turn) -> Stream:
+    name, _, pace = turn.argument.strip().partition(" ")
+    if not re.fullmatch(r"[\w-]+(/[\w.-]+)*", name) or ".." in name:
+        raise ValueError(f"{name!r} is not the name of a recording under tests/recordings")
+    recording = RECORDINGS / (name + (".after-tool.sse" if turn.follow_up else ".sse"))
+    if not recording.exists():
+        raise ValueError(f"there is no recording {recording.relative_to(RECORDINGS)}")
+    async for frame in played(recording, turn.run_input.thread_id, turn.run_input.run_id, float(pace or "1")):
+        yield frame
+
+
 async def _unknown(turn: Turn) -> Stream:
     yield turn.started()
     for event in _text(UNKNOWN_COMMAND):
@@ -529,6 +544,7 @@ COMMANDS: dict[str, Command] = {
     "snapshot-swap": Command(_snapshot_swap, _snapshot_swap_after_result),
     "tokens": Command(_tokens),
     "history": Command(_history),
+    "replay": Command(_replay, _replay),
 }
 
 

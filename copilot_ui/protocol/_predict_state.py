@@ -98,7 +98,10 @@ class StatePredictor:
                 self._warned = True
                 logger.warning("PredictState: the state is not an object; no key of it can follow a tool's arguments")
             return
+        changed = {}
         for prediction in predictions:
             found, value = prediction.value_in(arguments)
             if found:
-                state[prediction.state_key] = value
+                changed[prediction.state_key] = value
+        if changed:  # a new object: whoever holds the state as it was (a run's input) keeps it as it was
+            self.thread.state = {**state, **changed}
