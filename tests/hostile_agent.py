@@ -42,6 +42,8 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !history <n>                 a MESSAGES_SNAPSHOT adding <n> messages (`history_messages`: alternately
                                  assistant and user, ~200 characters each) after the conversation so far,
                                  then the reply "added <n> messages": a long conversation in one turn
+    !activity <type> <ms> <json> [<patch> …]  an activity (ACTIVITY_SNAPSHOT) of <type> holding <json>, then each
+                                 JSON Patch (ACTIVITY_DELTA) <ms> apart, then the reply "activity done"
     !replay <name> [pace]        the recorded answer of a real AG-UI server, tests/recordings/<name>.sse, at its
                                  recorded pace (times [pace]) with this run's ids; after a tool result,
                                  <name>.after-tool.sse (see tests/agui_recordings.py)
@@ -65,6 +67,8 @@ from typing import Any
 
 import uvicorn
 from ag_ui.core import (
+    ActivityDeltaEvent,
+    ActivitySnapshotEvent,
     AssistantMessage,
     BaseEvent,
     FunctionCall,
@@ -495,6 +499,24 @@ async def _quote_results(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _activity(turn: Turn) -> Stream:
+    activity_type, delay, rest = [*turn.argument.strip().split(" ", 2), "", ""][:3]
+    content, rest = _json_then_rest(rest)
+    patches = []
+    while rest:
+        patch, rest = _json_then_rest(rest)
+        patches.append(json.loads(patch))
+    message_id = _new_id("activity-")
+    yield turn.started()
+    yield ActivitySnapshotEvent(message_id=message_id, activity_type=activity_type, content=json.loads(content))
+    for patch in patches:
+        await asyncio.sleep(int(delay) / 1000)
+        yield ActivityDeltaEvent(message_id=message_id, activity_type=activity_type, patch=patch)
+    for event in _text("activity done"):
+        yield event
+    yield turn.finished()
+
+
 async def _replay(turn: Turn) -> Stream:
     name, _, pace = turn.argument.strip().partition(" ")
     if not re.fullmatch(r"[\w-]+(/[\w.-]+)*", name) or ".." in name:
@@ -545,6 +567,7 @@ COMMANDS: dict[str, Command] = {
     "tokens": Command(_tokens),
     "history": Command(_history),
     "replay": Command(_replay, _replay),
+    "activity": Command(_activity),
 }
 
 

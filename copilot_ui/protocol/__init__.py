@@ -5,6 +5,7 @@ from ._chunks import ChunkExpander
 from ._errors import ProtocolError, Rule
 from ._parse import EventParser, parse_event
 from ._pipeline import EventPipeline
+from ._predict_state import PREDICT_STATE, StatePrediction
 from ._replay import read_frames, replay
 from ._sse import DEFAULT_MAX_FRAME_CHARS, FrameTooLarge, SSEFrames
 from ._thread import RunOutcome, Thread, new_id
@@ -12,6 +13,7 @@ from ._verify import SequenceVerifier
 
 __all__ = [
     "DEFAULT_MAX_FRAME_CHARS",
+    "PREDICT_STATE",
     "ChunkExpander",
     "EventApplier",
     "EventParser",
@@ -22,6 +24,7 @@ __all__ = [
     "RunOutcome",
     "SSEFrames",
     "SequenceVerifier",
+    "StatePrediction",
     "Thread",
     "new_id",
     "parse_event",
