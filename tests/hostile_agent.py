@@ -44,6 +44,8 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
                                  then the reply "added <n> messages": a long conversation in one turn
     !activity <type> <ms> <json> [<patch> …]  an activity (ACTIVITY_SNAPSHOT) of <type> holding <json>, then each
                                  JSON Patch (ACTIVITY_DELTA) <ms> apart, then the reply "activity done"
+    !predict <ms> <tool> <text>  a PredictState mapping <tool>'s "document" argument to the state's "document", then
+                                 a call of <tool> writing <text> as it, in pieces <ms> apart (the page runs it)
     !replay <name> [pace]        the recorded answer of a real AG-UI server, tests/recordings/<name>.sse, at its
                                  recorded pace (times [pace]) with this run's ids; after a tool result,
                                  <name>.after-tool.sse (see tests/agui_recordings.py)
@@ -71,6 +73,7 @@ from ag_ui.core import (
     ActivitySnapshotEvent,
     AssistantMessage,
     BaseEvent,
+    CustomEvent,
     FunctionCall,
     Message,
     MessagesSnapshotEvent,
@@ -517,6 +520,18 @@ async def _activity(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _predict(turn: Turn) -> Stream:
+    delay, tool, text = [*turn.argument.split(" ", 2), "", ""][:3]
+    seconds, call_id, arguments = int(delay) / 1000, _new_id("call-"), json.dumps({"document": text})
+    yield turn.started()
+    yield CustomEvent(name="PredictState", value=[{"state_key": "document", "tool": tool, "tool_argument": "document"}])
+    for event in _tool_call(call_id, tool, arguments):
+        yield event
+        if isinstance(event, ToolCallArgsEvent):
+            await asyncio.sleep(seconds)
+    yield turn.finished(call_id)
+
+
 async def _replay(turn: Turn) -> Stream:
     name, _, pace = turn.argument.strip().partition(" ")
     if not re.fullmatch(r"[\w-]+(/[\w.-]+)*", name) or ".." in name:
@@ -568,6 +583,7 @@ COMMANDS: dict[str, Command] = {
     "history": Command(_history),
     "replay": Command(_replay, _replay),
     "activity": Command(_activity),
+    "predict": Command(_predict),
 }
 
 

@@ -1,8 +1,8 @@
 """What an app declares about its copilot: the agents, the tools, how their calls look, the context, the hooks.
 
 The module-level decorators (frontend_tool, human_in_the_loop, browser_tool, render_tool,
-render_activity, context, agent_state) register into one default Copilot, which the copilot's state reads when a run starts
-and its components read when the page is compiled.
+render_activity, context, agent_state) register into one default Copilot, which the copilot's state
+reads when a run starts and its components read when the page is compiled.
 """
 
 from __future__ import annotations

@@ -39,6 +39,16 @@ async def write_document_local(document: str) -> str:
     return "Document written."
 
 
+@cui.frontend_tool(approval="always", title="Rewrite the document")
+async def write_document(document: str) -> str:
+    """Rewrite the document, once the person approves (the page shows it while it is written).
+
+    Args:
+        document: The whole document.
+    """
+    return "Document rewritten."
+
+
 def confirm_card(call: cui.ToolCallView) -> rx.Component:
     """The dojo's ConfirmChanges: Confirm keeps what the agent wrote, Reject puts the document back."""
     accepted = call.result_json["accepted"].to(bool)

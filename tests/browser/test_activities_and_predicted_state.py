@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from tests.agui_recordings import RECORDINGS, recorded_frames
 from tests.hostile_agent import HostileAgent
 
-from ._person import ask, copilot, idle, replies
+from ._person import ask, copilot, dialog, idle, replies
 from .conftest import ServedApp, Tabs, _served
 
 EXTRAS = "tests.browser._agui_extras"
@@ -146,3 +146,15 @@ def test_the_written_document_stays_when_the_person_confirms(document_page: Page
     idle(page)
     expect(page.locator("#document")).to_have_text(STORY)
     assert hostile.requests[-1].run_input.state["document"] == STORY
+
+
+def test_the_document_goes_back_when_the_person_denies_the_call_that_wrote_it(document_page: Page):
+    page = document_page
+    ask(page, "!predict 40 write_document The agent's own version of the story, written over the draft.")
+    expect(dialog(page)).to_be_visible(timeout=20_000)
+    expect(page.locator("#document")).to_have_text("The agent's own version of the story, written over the draft.")
+
+    dialog(page).get_by_role("button", name="Deny").click()
+    expect(page.locator("#document")).to_have_text("A first draft.")
+    expect(replies(page).last).to_contain_text("results: ")
+    idle(page)
