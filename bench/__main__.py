@@ -10,6 +10,7 @@ BENCHMARKS = [
     "bench.replay_throughput",
     "bench.loop_overhead",
     "bench.apply_cost",
+    "bench.predicted_state",
     "bench.store_cost",
     "bench.stream_wire",
     "bench.sink_rate",

@@ -35,6 +35,7 @@ _PUBLIC = {
     "chat": "copilot_ui.components",
     "tool_card": "copilot_ui.components",
     "ToolCallView": "copilot_ui.components",
+    "ActivityView": "copilot_ui.components",
     "text": "copilot_ui.components",
     "content_security_policy": "copilot_ui._csp",
     "agent_endpoint": "copilot_ui._agent_endpoint",
@@ -68,7 +69,15 @@ _PUBLIC = {
     "replay": "copilot_ui.protocol",
 }
 # The decorators of the default Copilot, as module functions.
-_DECLARATIONS = {"frontend_tool", "human_in_the_loop", "browser_tool", "render_tool", "context", "agent_state"}
+_DECLARATIONS = {
+    "frontend_tool",
+    "human_in_the_loop",
+    "browser_tool",
+    "render_tool",
+    "render_activity",
+    "context",
+    "agent_state",
+}
 
 __all__ = sorted([*_PUBLIC, *_DECLARATIONS])
 

@@ -22,6 +22,7 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !big <n>                     one reply of exactly n characters on one line, in pieces of ~4000
     !lines <n>                   one reply of n lines, "line 1 of <n>" to "line <n> of <n>", in pieces of ~4000
     !reasoning <text>            a reasoning span and message holding <text>, then the reply "done"
+    !thinking <text>             the same as an AG-UI 0.1 server sends it (THINKING_* events), then "done"
     !tool <name> <json>          a call of the page's (frontend) tool; after its result: "results: <content>"
     !backend <name> <json> <r>   a call the server answers itself (TOOL_CALL_RESULT <r>), then "ok"
     !error <message>             RUN_STARTED, then RUN_ERROR with <message>
@@ -41,10 +42,17 @@ received, `{auth_b64}` its base64, `{token}` the part after "Bearer ", `{pad:N}`
     !history <n>                 a MESSAGES_SNAPSHOT adding <n> messages (`history_messages`: alternately
                                  assistant and user, ~200 characters each) after the conversation so far,
                                  then the reply "added <n> messages": a long conversation in one turn
+    !activity <type> <ms> <json> [<patch> …]  an activity (ACTIVITY_SNAPSHOT) of <type> holding <json>, then each
+                                 JSON Patch (ACTIVITY_DELTA) <ms> apart, then the reply "activity done"
+    !predict <ms> <tool> <text>  a PredictState mapping <tool>'s "document" argument to the state's "document", then
+                                 a call of <tool> writing <text> as it, in pieces <ms> apart (the page runs it)
+    !replay <name> [pace]        the recorded answer of a real AG-UI server, tests/recordings/<name>.sse, at its
+                                 recorded pace (times [pace]) with this run's ids; after a tool result,
+                                 <name>.after-tool.sse (see tests/agui_recordings.py)
     anything else                the reply "hostile agent: unknown command"
 
-After a tool result (the last message is a tool message) every command but !snapshot-swap quotes
-the results: "results: <content>".
+After a tool result (the last message is a tool message) every command but !snapshot-swap and !replay
+quotes the results: "results: <content>".
 """
 
 from __future__ import annotations
@@ -61,8 +69,11 @@ from typing import Any
 
 import uvicorn
 from ag_ui.core import (
+    ActivityDeltaEvent,
+    ActivitySnapshotEvent,
     AssistantMessage,
     BaseEvent,
+    CustomEvent,
     FunctionCall,
     Message,
     MessagesSnapshotEvent,
@@ -95,6 +106,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from ._background_server import BackgroundServer
+from .agui_recordings import RECORDINGS, played
 
 SWAP_CALL_ID = "call-swap-1"  # the fixed id of !snapshot-swap's call
 UNKNOWN_COMMAND = "hostile agent: unknown command"
@@ -385,6 +397,25 @@ async def _reasoning(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _thinking(turn: Turn) -> Stream:
+    """Reasoning as servers before AG-UI 1.0 sent it: THINKING_* events, which name no ids."""
+    yield turn.started()
+    yield _frame({"type": "THINKING_START", "title": "Thinking it over"})
+    yield _frame({"type": "THINKING_TEXT_MESSAGE_START"})
+    for start in range(0, len(turn.argument), 8):
+        yield _frame({"type": "THINKING_TEXT_MESSAGE_CONTENT", "delta": turn.argument[start : start + 8]})
+    yield _frame({"type": "THINKING_TEXT_MESSAGE_END"})
+    yield _frame({"type": "THINKING_END"})
+    for event in _text("done"):
+        yield event
+    yield turn.finished()
+
+
+def _frame(event: dict[str, Any]) -> str:
+    """An event no model of ag_ui.core describes, as an SSE frame."""
+    return f"data: {json.dumps(event)}\n\n"
+
+
 async def _tool(turn: Turn) -> Stream:
     name, _, arguments = turn.argument.partition(" ")
     call_id = _new_id("call-")
@@ -471,6 +502,47 @@ async def _quote_results(turn: Turn) -> Stream:
     yield turn.finished()
 
 
+async def _activity(turn: Turn) -> Stream:
+    activity_type, delay, rest = [*turn.argument.strip().split(" ", 2), "", ""][:3]
+    content, rest = _json_then_rest(rest)
+    patches = []
+    while rest:
+        patch, rest = _json_then_rest(rest)
+        patches.append(json.loads(patch))
+    message_id = _new_id("activity-")
+    yield turn.started()
+    yield ActivitySnapshotEvent(message_id=message_id, activity_type=activity_type, content=json.loads(content))
+    for patch in patches:
+        await asyncio.sleep(int(delay) / 1000)
+        yield ActivityDeltaEvent(message_id=message_id, activity_type=activity_type, patch=patch)
+    for event in _text("activity done"):
+        yield event
+    yield turn.finished()
+
+
+async def _predict(turn: Turn) -> Stream:
+    delay, tool, text = [*turn.argument.split(" ", 2), "", ""][:3]
+    seconds, call_id, arguments = int(delay) / 1000, _new_id("call-"), json.dumps({"document": text})
+    yield turn.started()
+    yield CustomEvent(name="PredictState", value=[{"state_key": "document", "tool": tool, "tool_argument": "document"}])
+    for event in _tool_call(call_id, tool, arguments):
+        yield event
+        if isinstance(event, ToolCallArgsEvent):
+            await asyncio.sleep(seconds)
+    yield turn.finished(call_id)
+
+
+async def _replay(turn: Turn) -> Stream:
+    name, _, pace = turn.argument.strip().partition(" ")
+    if not re.fullmatch(r"[\w-]+(/[\w.-]+)*", name) or ".." in name:
+        raise ValueError(f"{name!r} is not the name of a recording under tests/recordings")
+    recording = RECORDINGS / (name + (".after-tool.sse" if turn.follow_up else ".sse"))
+    if not recording.exists():
+        raise ValueError(f"there is no recording {recording.relative_to(RECORDINGS)}")
+    async for frame in played(recording, turn.run_input.thread_id, turn.run_input.run_id, float(pace or "1")):
+        yield frame
+
+
 async def _unknown(turn: Turn) -> Stream:
     yield turn.started()
     for event in _text(UNKNOWN_COMMAND):
@@ -498,6 +570,7 @@ COMMANDS: dict[str, Command] = {
     "big": Command(_big),
     "lines": Command(_lines),
     "reasoning": Command(_reasoning),
+    "thinking": Command(_thinking),
     "tool": Command(_tool),
     "backend": Command(_backend),
     "error": Command(_error),
@@ -508,6 +581,9 @@ COMMANDS: dict[str, Command] = {
     "snapshot-swap": Command(_snapshot_swap, _snapshot_swap_after_result),
     "tokens": Command(_tokens),
     "history": Command(_history),
+    "replay": Command(_replay, _replay),
+    "activity": Command(_activity),
+    "predict": Command(_predict),
 }
 
 

@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 from ag_ui.core import BaseEvent, EventType, RunAgentInput
 
-from ..protocol import DEFAULT_MAX_FRAME_CHARS, FrameTooLarge, ProtocolError, SSEFrames, parse_event
+from ..protocol import DEFAULT_MAX_FRAME_CHARS, EventParser, FrameTooLarge, ProtocolError, SSEFrames
 from ._base import Agent
 from ._errors import (
     AgentError,
@@ -171,6 +171,7 @@ class _StreamReader:
         self.limits = limits
         self.scrubber = scrubber
         self.received = 0
+        self.parser = EventParser()  # one per stream: an older server's THINKING_* events keep their ids
 
     async def check(self, response: httpx.Response) -> None:
         if response.status_code >= 300:
@@ -203,7 +204,7 @@ class _StreamReader:
 
     def _parse(self, data: str) -> BaseEvent | None:
         try:
-            event = parse_event(self.scrubber.scrub(data))  # the agent's credentials never reach the thread
+            event = self.parser.parse(self.scrubber.scrub(data))  # the agent's credentials never reach the thread
         except ProtocolError as error:
             raise MalformedFrame(
                 f"the agent at {self.host} sent a malformed frame after {self.received} events: {error}"

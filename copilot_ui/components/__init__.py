@@ -1,5 +1,6 @@
-"""Components: the sidebar and its parts, tool cards, safe texts, and the color mode bound to a state var."""
+"""Components: the sidebar and its parts, tool cards, activity cards, safe texts, and the color mode bound to a state var."""
 
+from ._activity import ActivityView, activity_card, default_activity_card
 from ._approval import approval_dialog
 from ._color_mode import ColorModeSync, color_mode_from
 from ._composer import composer
@@ -10,15 +11,18 @@ from ._tool_card import default_card, tool_card
 from ._tool_view import ToolCallView
 
 __all__ = [
+    "ActivityView",
     "ColorModeSync",
     "CuiText",
     "ToolCallView",
+    "activity_card",
     "approval_dialog",
     "chat",
     "chat_item",
     "color_mode_from",
     "composer",
     "conversation",
+    "default_activity_card",
     "default_card",
     "popup",
     "sidebar",

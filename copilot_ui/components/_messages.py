@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import reflex as rx
 
 from ..state import CopilotState, LiveState
+from ._activity import activity_card
 from ._layout import CuiActions
 from ._scroll import CuiScroll
 from ._text import text
@@ -60,6 +61,7 @@ def chat_item(item: rx.Var) -> rx.Component:
             ("a", _reply(item)),
             ("r", _reasoning(item)),
             ("t", tool_card(item)),
+            ("v", activity_card(item)),
             ("e", _error(item)),
             ("n", _notice(item)),
             rx.fragment(),

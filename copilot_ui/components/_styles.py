@@ -107,7 +107,7 @@ SIDEBAR_CSS = (
 .cui-reasoning { font-size: 0.85rem; color: var(--gray-11); }
 .cui-reasoning > summary { cursor: pointer; }
 .cui-reasoning-text { border-left: 2px solid var(--gray-a5); padding-left: 0.6rem; margin-top: 0.3rem; }
-.cui-tool-card { border: 1px solid var(--gray-a5); border-radius: var(--radius-4); padding: 0.5rem 0.65rem;
+.cui-tool-card, .cui-activity { border: 1px solid var(--gray-a5); border-radius: var(--radius-4); padding: 0.5rem 0.65rem;
   background: var(--gray-a2); display: flex; flex-direction: column; gap: 0.35rem; font-size: 0.85rem; min-width: 0; }
 .cui-tool-card details > summary { cursor: pointer; font-size: 0.75rem; color: var(--gray-11); }
 .cui-tool-pre { margin: 0; padding: 0.35rem 0.5rem; background: var(--gray-a3); border-radius: var(--radius-3);

@@ -3,8 +3,9 @@
 from ._apply import EventApplier
 from ._chunks import ChunkExpander
 from ._errors import ProtocolError, Rule
-from ._parse import parse_event
+from ._parse import EventParser, parse_event
 from ._pipeline import EventPipeline
+from ._predict_state import PREDICT_STATE, StatePrediction
 from ._replay import read_frames, replay
 from ._sse import DEFAULT_MAX_FRAME_CHARS, FrameTooLarge, SSEFrames
 from ._thread import RunOutcome, Thread, new_id
@@ -12,8 +13,10 @@ from ._verify import SequenceVerifier
 
 __all__ = [
     "DEFAULT_MAX_FRAME_CHARS",
+    "PREDICT_STATE",
     "ChunkExpander",
     "EventApplier",
+    "EventParser",
     "EventPipeline",
     "FrameTooLarge",
     "ProtocolError",
@@ -21,6 +24,7 @@ __all__ = [
     "RunOutcome",
     "SSEFrames",
     "SequenceVerifier",
+    "StatePrediction",
     "Thread",
     "new_id",
     "parse_event",

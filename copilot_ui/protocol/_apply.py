@@ -2,8 +2,10 @@
 
 Each event costs about its own size: text and arguments are appended as pieces, lookups go through
 the thread's indexes, and a state patch is applied in place (atomically: a patch that fails leaves
-the state as it was and records a warning). Events that only inform (CUSTOM, RAW, STEP_*,
-SUBAGENT_*, reasoning spans) change nothing here; the caller hands them to its subscribers.
+the state as it was and records a warning). A CUSTOM `PredictState` maps tool arguments to keys of
+the state, which then follow those arguments as they stream (_predict_state). Events that only
+inform (other CUSTOM events, RAW, STEP_*, SUBAGENT_*, reasoning spans) change nothing here; the
+caller hands them to its subscribers.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ag_ui.core import (
 )
 
 from ._patch import PatchError, apply_patch
+from ._predict_state import PREDICT_STATE, StatePredictor
 from ._thread import RunOutcome, Thread
 
 logger = logging.getLogger("copilot_ui.protocol")
@@ -45,6 +48,7 @@ class EventApplier:
 
     def __init__(self, thread: Thread) -> None:
         self.thread = thread
+        self._predictor = StatePredictor(thread)
         self._apply: dict[EventType, Callable[[Any], None]] = {
             EventType.TEXT_MESSAGE_START: self._text_start,
             EventType.TEXT_MESSAGE_CONTENT: self._text_content,
@@ -62,6 +66,7 @@ class EventApplier:
             EventType.REASONING_MESSAGE_CONTENT: self._text_content,
             EventType.REASONING_MESSAGE_END: self._text_end,
             EventType.REASONING_ENCRYPTED_VALUE: self._encrypted_value,
+            EventType.CUSTOM: self._custom,
             EventType.RUN_STARTED: self._run_started,
             EventType.RUN_FINISHED: self._run_finished,
             EventType.RUN_ERROR: self._run_error,
@@ -150,6 +155,7 @@ class EventApplier:
         call = ToolCall(id=call_id, function=FunctionCall(name=event.tool_call_name, arguments=""))
         _merge_metadata(call, event)
         thread.start_tool_call(owner, call)
+        self._predictor.call_started(call_id, event.tool_call_name)
 
     def _assistant_for(self, event: Any) -> AssistantMessage:
         thread, parent_id = self.thread, event.parent_message_id
@@ -174,6 +180,8 @@ class EventApplier:
         thread.append_arguments(event.tool_call_id, event.delta)
         if event.metadata is not None:
             _merge_metadata(call, event)
+        if event.tool_call_id in thread.predicting:
+            self._predictor.arguments_grew(event.tool_call_id)
 
     def _tool_end(self, event: Any) -> None:
         call = self.thread.tool_call(event.tool_call_id)
@@ -182,6 +190,7 @@ class EventApplier:
             return
         self.thread.end_tool_call(event.tool_call_id)
         _merge_metadata(call, event)
+        self._predictor.call_ended(event.tool_call_id)
 
     def _tool_result(self, event: Any) -> None:
         fields: dict[str, Any] = {"id": event.message_id, "tool_call_id": event.tool_call_id, "content": event.content}
@@ -252,11 +261,16 @@ class EventApplier:
         activity.activity_type = event.activity_type
         _merge_metadata(activity, event)
 
+    def _custom(self, event: Any) -> None:
+        if event.name == PREDICT_STATE:
+            self._predictor.mapped(event.value)
+
     # Runs
 
     def _run_started(self, event: Any) -> None:
         thread = self.thread
         thread.run_tool_call_ids = []
+        thread.predicting, self._predictor = {}, StatePredictor(thread)  # each run maps tools to keys afresh
         if event.input is not None:
             for message in event.input.messages:
                 if thread.message(message.id) is None:

@@ -15,6 +15,7 @@ from ._apply import EventApplier
 from ._chunks import CHUNK_TYPES, ChunkExpander
 from ._errors import ProtocolError
 from ._parse import reject_frame, validate_event_json, validate_event_object
+from ._thinking_0_1 import ThinkingTranslator
 from ._thread import Thread
 from ._verify import SequenceVerifier
 
@@ -28,6 +29,7 @@ class EventPipeline:
         self._expander = ChunkExpander()
         self._verifier = SequenceVerifier()
         self._applier = EventApplier(thread)
+        self._thinking = ThinkingTranslator()  # THINKING_* events of an older server, as REASONING_*
 
     @property
     def run_open(self) -> bool:
@@ -63,7 +65,7 @@ class EventPipeline:
 
     def _rejected(self, frame: str | bytes | dict[str, Any], invalid: ValidationError) -> BaseEvent | None:
         try:
-            return reject_frame(frame, invalid)
+            return reject_frame(frame, invalid, self._thinking)
         except ProtocolError as error:
             self.index += 1
             text = frame.decode("utf-8", "replace") if isinstance(frame, bytes) else str(frame)

@@ -12,7 +12,7 @@ import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pydantic_core
 from ag_ui.core import (
@@ -26,6 +26,9 @@ from ag_ui.core import (
     UserMessage,
 )
 from pydantic import TypeAdapter
+
+if TYPE_CHECKING:
+    from ._predict_state import StatePrediction
 
 _MESSAGES = TypeAdapter(list[Message])
 
@@ -57,6 +60,8 @@ class Thread:
         self.interrupts: list[Interrupt] = []  # open interrupts: the next run must resume every one
         self.warnings: deque[str] = deque(maxlen=100)
         self.run_tool_call_ids: list[str] = []  # tool calls started by the current run
+        self.predicting: dict[str, tuple[StatePrediction, ...]] = {}  # calls of this run whose arguments a PredictState
+        # maps to keys of the state (the keys follow them as they stream)
         self._messages: list[Message] = []
         self._by_id: dict[str, Message] = {}
         self._calls: dict[str, ToolCall] = {}
@@ -234,7 +239,7 @@ class Thread:
         """Forget every message and the shared state."""
         self.replace_messages(())
         self.state, self.outcome, self.interrupts = {}, None, []
-        self.run_tool_call_ids = []
+        self.run_tool_call_ids, self.predicting = [], {}
 
     # Indexes
 

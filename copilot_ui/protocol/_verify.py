@@ -109,7 +109,9 @@ class SequenceVerifier:
         if event.input is not None:
             self._seed_owners(event.input.messages, authoritative=False)
 
-    def _run_finished(self, _event: Any) -> None:
+    def _run_finished(self, event: Any) -> None:
+        for interrupt in getattr(event.outcome, "interrupts", None) or ():
+            _refuse_null_attribution(interrupt, f"interrupt {interrupt.id!r}")
         open_steps = [f"{name} (subagent {owner!r})" if owner else name for owner, names in self._steps.items() for name in names]
         for rule, what, still_open in (
             (Rule.STEP_UNTERMINATED, "steps", open_steps),
@@ -286,6 +288,7 @@ class SequenceVerifier:
 
     def _seed_owners(self, messages: list[Any], *, authoritative: bool) -> None:
         for message in messages:
+            _refuse_null_attribution(message, f"message {message.id!r}")
             owner = getattr(message, "subagent_run_id", None)
             bucket = {"reasoning": "reasoning", "activity": "activity"}.get(message.role, "message")
             owners = self._owners[bucket]
@@ -312,3 +315,9 @@ class SequenceVerifier:
                 Rule.OWNER_MISMATCH,
                 f"subagentRunId {tag!r} does not match the {kind} {entity_id!r} opened by {owners[entity_id] or _PARENT}",
             )
+
+
+def _refuse_null_attribution(part: Any, what: str) -> None:
+    """A message or interrupt inside an event says subagentRunId: null (the reference client refuses it there too)."""
+    if getattr(part, "subagent_run_id", 0) is None and "subagent_run_id" in part.model_fields_set:
+        raise ProtocolError(Rule.NULL_ATTRIBUTION, f"{what} has subagentRunId null; leave it out instead")

@@ -1,8 +1,8 @@
 """What an app declares about its copilot: the agents, the tools, how their calls look, the context, the hooks.
 
-The module-level decorators (frontend_tool, human_in_the_loop, browser_tool, render_tool, context,
-agent_state) register into one default Copilot, which the copilot's state reads when a run starts
-and its components read when the page is compiled.
+The module-level decorators (frontend_tool, human_in_the_loop, browser_tool, render_tool,
+render_activity, context, agent_state) register into one default Copilot, which the copilot's state
+reads when a run starts and its components read when the page is compiled.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ..store import ThreadStore
 from ._shared_state import shared_state
 
 F = TypeVar("F", bound=Callable[..., Any])
+ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
 _DEFAULT_STORE = "default"
 
 
@@ -62,6 +63,7 @@ class Copilot:
         self.image_hosts: list[str] = []  # hosts whose images a reply may show (others become links)
         self.text_limit = 20_000  # characters of a text shown before "Show all"
         self.renderers: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> the app's card for its calls
+        self.activity_renderers: dict[str, Callable[..., Any]] = {}  # activity type (or "*") -> the app's card for it
         self.tool_ui: dict[str, ToolUI] = {}
         self.agent_states: dict[type, tuple[str, ...] | None] = {}  # Reflex states mirroring an agent's state: their agents
 
@@ -105,8 +107,8 @@ class Copilot:
         return Scrubber.from_environment().with_secrets(self.agents.secrets())
 
     def rendered_tools(self) -> frozenset[str]:
-        """Names of the tools whose calls the app draws itself (their cards get the call's data)."""
-        return frozenset(self.renderers)
+        """What the app draws itself, whose cards get the data: tool names, and activity types as "activity:<type>"."""
+        return frozenset(self.renderers) | {ACTIVITY + activity_type for activity_type in self.activity_renderers}
 
     def agent(self, agent_id: str = "default") -> Agent:
         """The agent with this id; the default one is chosen from the environment on first use."""
@@ -181,6 +183,20 @@ class Copilot:
 
         def register(renderer: F) -> F:
             self.renderers[name] = renderer
+            return renderer
+
+        return register
+
+    def render_activity(self, activity_type: str) -> Callable[[F], F]:
+        """Draw the agent's activity messages of this type (or "*" for every type without a card of its own).
+
+        An activity (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA) is structured progress the agent shows in the conversation:
+        a plan, a search, a download. The function receives an ActivityView (type, content as it changes) and
+        returns a component, shown in place of the default card, which shows the content as text.
+        """
+
+        def register(renderer: F) -> F:
+            self.activity_renderers[activity_type] = renderer
             return renderer
 
         return register

@@ -3,9 +3,10 @@
 The app names Reflex states (`cui.agent_state(ReportState)`, or `agent="research"` for one agent's
 only); the fields of those bound to an agent are the part of its state the page shows and edits.
 Before each run they are read fresh into the thread's state (so the person's edits go with it);
-when the agent changes the state (STATE_SNAPSHOT, STATE_DELTA) the new values are checked against
-the fields' types and written to the Reflex states while the agent works. A change that does not
-fit is refused whole: every state stays as it was, and the server log says why.
+when the agent changes the state (STATE_SNAPSHOT, STATE_DELTA, or a tool's argument a PredictState
+maps to a key) the new values are checked against the fields' types and written to the Reflex states
+while the agent works. A change that does not fit is refused whole: every state stays as it was, and
+the server log says why (a predicted value still streaming is refused quietly: the rest may make it fit).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class SharedState:
         values = {name: field_value(state, name) for name in self.fields}
         return self.model.model_validate(values).model_dump(mode="json")
 
-    def accept(self, agent_state: Any) -> dict[str, Any] | None:
+    def accept(self, agent_state: Any, *, quiet: bool = False) -> dict[str, Any] | None:
         """The fields' values in the agent's state, checked; None when they do not fit (the change is refused)."""
         if not isinstance(agent_state, dict):
             logger.warning("the agent's state is not an object; %s stays as it was", self.state_type.__name__)
@@ -50,7 +51,8 @@ class SharedState:
         try:
             checked = self.model.model_validate(present)
         except ValidationError as error:
-            logger.warning("the agent's state does not fit %s; it stays as it was: %s", self.state_type.__name__, error)
+            if not quiet:
+                logger.warning("the agent's state does not fit %s; it stays as it was: %s", self.state_type.__name__, error)
             return None
         return {name: getattr(checked, name) for name in present}
 
@@ -70,11 +72,12 @@ class SharedStates:
     def __bool__(self) -> bool:
         return bool(self.parts)
 
-    def accept(self, agent_state: Any) -> dict[type, dict[str, Any]] | None:
-        """Each state's new field values in the agent's state, checked; None when any does not fit (all refused)."""
+    def accept(self, agent_state: Any, *, quiet: bool = False) -> dict[type, dict[str, Any]] | None:
+        """Each state's new field values in the agent's state, checked; None when any does not fit (all refused;
+        `quiet`: without a warning in the log, for a value still streaming)."""
         accepted = {}
         for part in self.parts:
-            values = part.accept(agent_state)
+            values = part.accept(agent_state, quiet=quiet)
             if values is None:
                 return None
             accepted[part.state_type] = values

@@ -9,6 +9,11 @@ Events only change buffers here (never blocking the loop). A flush then sends, i
 At most one flush starts per `interval` (measured from the start of the previous one), whatever
 the token rate; text alone waits a little longer (`TEXT_WAIT`) to travel in fewer, fuller frames,
 and the first piece of a text goes at once. Everything shown passes the scrubber first.
+
+The agent's state reaches the app's bound Reflex states here too: its snapshots and deltas, and the
+keys a predictive state update (PredictState) moves while a tool's argument streams. Such a change
+stays provisional until the person decides: rejecting it (answering the app's confirm tool with
+`{"accepted": false}`, or denying the call that wrote it) puts those keys back as they were.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import json
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import reflex as rx
+from ag_ui.core import ActivityMessage, EventType
 
 from ..agents import Scrubber, StreamScrubber
 from ..core import (
@@ -53,7 +60,17 @@ from ..core import (
 from ._dev_console import DevConsole
 from ._shared_state import SharedStates
 from ._text_channel import append_script, whole_texts_script
-from ._view import Conversation, LiveMarks, arguments_text, drawn_by_app, pretty_json, question_of
+from ._view import (
+    TYPE_LIMIT,
+    Conversation,
+    LiveMarks,
+    activity_text,
+    arguments_text,
+    drawn_activity,
+    drawn_by_app,
+    pretty_json,
+    question_of,
+)
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
@@ -61,6 +78,7 @@ MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at
 TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
 TEXT_BATCH = 240  # characters of text that are worth a frame of their own
 WAITING_AFTER = 2.0  # seconds without a word from the agent before the status says how long it has been
+_ACTIVITY_EVENTS = (EventType.ACTIVITY_SNAPSHOT, EventType.ACTIVITY_DELTA)
 _DONE = object()
 
 
@@ -151,6 +169,7 @@ class ViewSink:
 
     def _user_message(self, event: UserMessageAdded) -> None:
         self.marks.queued = [queued for queued in self.marks.queued if queued[0] != event.message_id]
+        self._settle_prediction()  # the person moved on: what the agent wrote stands
         self._whole(self.conversation.message_item(event.message_id, "user"), event.text)
         self._items_changed()
 
@@ -172,7 +191,9 @@ class ViewSink:
     def _agent_event(self, event: AgentEventReceived) -> None:
         self._agent_spoke(event)
         raw = event.event
-        if getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(getattr(raw, "value", None), list):
+        if raw.type in _ACTIVITY_EVENTS:
+            self._activity_changed(raw.message_id)
+        elif getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(getattr(raw, "value", None), list):
             offered = [str(text).strip() for text in raw.value if isinstance(text, str) and text.strip()]
             self._suggestions = [self._scrubber.scrub(text)[:SUGGESTION_CHARS] for text in offered[:SUGGESTIONS]]
 
@@ -216,6 +237,8 @@ class ViewSink:
         self.marks.arguments.add(event.call_id)
         if drawn_by_app(event.tool_name, self.conversation.rendered):
             self._drawn.add(event.call_id)
+        if event.call_id in self.thread.predicting:
+            self._prediction_began(event.call_id)
         self._items_changed()
 
     def _tool_arguments(self, event: ToolCallArguments) -> None:
@@ -223,6 +246,8 @@ class ViewSink:
         self._append(self.conversation.call_item(event.call_id) + ".a", event.delta)
         if event.call_id in self._drawn:
             self._items_changed()  # the app's renderer draws the arguments so far; the default card needs no item change
+        if event.call_id in self.thread.predicting:
+            self._predicted(event.call_id)
 
     def _tool_ended(self, event: ToolCallEnded) -> None:
         self._agent_spoke(event)
@@ -231,6 +256,8 @@ class ViewSink:
         call = self.thread.tool_call(event.call_id)
         if call is not None:
             self._whole(self.conversation.call_item(event.call_id) + ".a", arguments_text(call))
+        if event.call_id in self.thread.predicting:
+            self._predicted(event.call_id)
         self._items_changed()
 
     def _execution_started(self, event: ToolExecutionStarted) -> None:
@@ -265,6 +292,11 @@ class ViewSink:
         status = "error" if event.status == "complete" and event.is_error else event.status
         self.conversation.outcomes[event.call_id] = status
         self._whole(self.conversation.call_item(event.call_id) + ".r", event.result)
+        verdict = _verdict_on_prediction(event, self.conversation) if self.conversation.predicted_from else None
+        if verdict is False:
+            self._reject_prediction()
+        elif verdict:
+            self._settle_prediction()
         if not self.marks.running:
             self._set_status("Thinking…" if self._agent_since is not None or status == "complete" else "")
         self._items_changed()
@@ -296,8 +328,70 @@ class ViewSink:
             self.thread.state = copy.deepcopy(self._shared_good)
             return
         self._shared_good = copy.deepcopy(self.thread.state)
+        self._write_shared(accepted)
+
+    def _activity_changed(self, message_id: str) -> None:
+        activity = self.thread.message(message_id)
+        if not isinstance(activity, ActivityMessage):
+            return
+        new = "m:" + message_id not in self.conversation.ids
+        item_id = self.conversation.message_item(message_id, "activity")
+        drawn = drawn_activity(activity.activity_type[:TYPE_LIMIT], self.conversation.rendered)
+        if not drawn:
+            self._whole(item_id, activity_text(activity))  # the default card shows the content as text
+        if drawn or new:
+            self._items_changed()  # an app's card draws the content from its item
+
+    # Predictive state (PredictState): keys of the state follow a tool's arguments, until the person decides
+
+    def _prediction_began(self, call_id: str) -> None:
+        """A call's arguments start moving keys of the state: their values as they are now, to go back to."""
+        state, conversation = self.thread.state, self.conversation
+        if isinstance(state, dict):
+            for prediction in self.thread.predicting[call_id]:
+                key = prediction.state_key
+                conversation.predicted_from.setdefault(key, [copy.deepcopy(state[key])] if key in state else [])
+        if call_id not in conversation.predicted_calls:
+            conversation.predicted_calls.append(call_id)
+
+    def _predicted(self, call_id: str) -> None:
+        """The keys a call's arguments moved go to the app's states (a partial value that does not fit yet waits)."""
+        state = self.thread.state
+        if not self._shared or not isinstance(state, dict):
+            return
+        keys = [prediction.state_key for prediction in self.thread.predicting[call_id]]
+        values = {key: state[key] for key in keys if key in state}
+        accepted = self._shared.accept(values, quiet=True)
+        if accepted is not None:
+            if isinstance(self._shared_good, dict):
+                self._shared_good.update(copy.deepcopy(values))
+            self._write_shared(accepted)
+
+    def _reject_prediction(self) -> None:
+        """The person rejected what the prediction wrote: its keys go back to the values they had before."""
+        state = dict(self.thread.state) if isinstance(self.thread.state, dict) else {}
+        restored = {}
+        for key, before in self.conversation.predicted_from.items():
+            if before:
+                state[key] = restored[key] = copy.deepcopy(before[0])
+            else:
+                state.pop(key, None)
+        self.thread.state = state
+        self._settle_prediction()
+        accepted = self._shared.accept(restored) if self._shared and restored else None
+        if accepted is not None:
+            self._shared_good = copy.deepcopy(state)
+            self._write_shared(accepted)
+
+    def _settle_prediction(self) -> None:
+        """The person decided (or moved on): nothing the prediction wrote is provisional any more."""
+        self.conversation.predicted_from.clear()
+        self.conversation.predicted_calls.clear()
+
+    def _write_shared(self, accepted: dict[type, dict[str, Any]]) -> None:
         for state_type, values in accepted.items():
-            self._shared_values.setdefault(state_type, {}).update(values)
+            if values:
+                self._shared_values.setdefault(state_type, {}).update(values)
         self._urgent = True
 
     def shared_state_read(self) -> None:
@@ -514,6 +608,24 @@ class ViewSink:
 
 
 COMPOSER_INPUT_ID = "cui-message"
+
+
+def _verdict_on_prediction(event: ToolExecutionEnded, conversation: Conversation) -> bool | None:
+    """What a call's end says of a provisional prediction: kept (True), rejected (False), or nothing (None).
+
+    The person rejects it by denying a call that wrote it, or by answering a confirm tool (the dojo's
+    confirm_changes) with `{"accepted": false}`; `{"accepted": true}` keeps it.
+    """
+    if event.status == "denied":
+        return False if event.call_id in conversation.predicted_calls else None
+    if event.status != "complete" or event.is_error:
+        return None
+    try:
+        answer = json.loads(event.result)
+    except ValueError:
+        return None
+    accepted = answer.get("accepted") if isinstance(answer, dict) else None
+    return accepted if isinstance(accepted, bool) else None
 
 
 _HANDLERS = {

@@ -2,9 +2,11 @@
 
 Items are what Reflex state holds and resends whole when the list changes, so they carry no text:
 an item is its short id, its kind and a few short fields (a tool card's name, status, digest,
-progress). Texts (what the person wrote, replies, reasoning, tool arguments and results, errors)
-reach the browser through the text channel (`cui_text.jsx`), each under a text id: the item's id,
-or for a tool card its id plus ".a" (arguments), ".r" (result) or ".q" (the question or message).
+progress; an activity's type). Texts (what the person wrote, replies, reasoning, tool arguments and
+results, errors, an activity's content) reach the browser through the text channel (`cui_text.jsx`),
+each under a text id: the item's id, or for a tool card its id plus ".a" (arguments), ".r" (result)
+or ".q" (the question or message). Cards an app draws itself (a tool's, an activity type's) carry
+their data in the item instead, bounded.
 
 The thread is the source of truth: the list of items is derived from its messages, plus what only
 the view knows (errors and notices, how each call ended, the arguments a call ran with when a
@@ -21,12 +23,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ag_ui.core import AssistantMessage, ReasoningMessage, ToolCall, UserMessage
+from ag_ui.core import ActivityMessage, AssistantMessage, ReasoningMessage, ToolCall, UserMessage
 
 from ..core import Thread, parse_arguments
+from ._declarations import ACTIVITY
 
-KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "error": "e", "notice": "n"}
+KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "activity": "v", "error": "e", "notice": "n"}
 RENDERED_FIELD_LIMIT = 4000  # characters of a result or an argument given to an app's tool renderer
+RENDERED_ITEMS_LIMIT = 200  # entries of a list (or an object) given to an app's renderer
+TYPE_LIMIT = 100  # characters of an activity's type shown
 
 
 @dataclass
@@ -69,12 +74,17 @@ class Conversation:
     seqs: dict[str, int] = field(default_factory=dict)  # text id -> the last piece (or whole) the tab was sent
     counter: int = 0
     run_after: str | None = None  # while a run goes: the message it follows ("" before any); kept to spot a crash
+    # While the person may still reject what a predictive state update wrote (PredictState): each state key's value
+    # before it, in a list ([] when the state had no such key), and the calls whose arguments wrote it.
+    predicted_from: dict[str, list[Any]] = field(default_factory=dict)
+    predicted_calls: list[str] = field(default_factory=list)
     created: bool = False  # the store has the thread (a deleted one is not brought back)
-    rendered: frozenset[str] = frozenset()  # tools an app draws itself: their cards carry the call's data (not kept)
+    # What an app draws itself: tool names, and activity types after ACTIVITY; their cards carry the data (not kept)
+    rendered: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, thread_id: str, rendered: frozenset[str] = frozenset()) -> Conversation:
-        """The view of a new conversation of this thread; `rendered` names the tools an app draws itself."""
+        """The view of a new conversation of this thread; `rendered` names what an app draws itself."""
         return cls(key=hashlib.blake2s(thread_id.encode(), digest_size=3).hexdigest()[:4], rendered=rendered)
 
     # Kept with the thread in a store (ThreadStore notes: small JSON objects)
@@ -83,6 +93,7 @@ class Conversation:
         """The view as JSON objects: its ids and outcomes first, then each note."""
         view = {"key": self.key, "ids": self.ids, "outcomes": self.outcomes, "thought": self.thought}
         view |= {"ran_with": self.ran_with, "counter": self.counter, "run_after": self.run_after}
+        view |= {"predicted_from": self.predicted_from, "predicted_calls": self.predicted_calls}
         return [{"view": view}, *({"note": dataclasses.asdict(note)} for note in self.notes)]
 
     @classmethod
@@ -100,6 +111,8 @@ class Conversation:
                 conversation.ran_with = dict(view.get("ran_with") or {})
                 conversation.counter = int(view.get("counter") or 0)
                 conversation.run_after = view.get("run_after")
+                conversation.predicted_from = dict(view.get("predicted_from") or {})
+                conversation.predicted_calls = list(view.get("predicted_calls") or [])
             elif isinstance(entry.get("note"), dict):
                 conversation.notes.append(Note(**entry["note"]))
         return conversation
@@ -171,6 +184,8 @@ class Conversation:
                 items.append({"id": self.message_item(message.id, "user"), "k": "u"})
             elif isinstance(message, ReasoningMessage):
                 items.append(self._text_item(message.id, "reasoning", marks))
+            elif isinstance(message, ActivityMessage):
+                items.append(self._activity_item(message))
             elif isinstance(message, AssistantMessage):
                 if _has_text(message.content) or message.id in marks.streaming:
                     items.append(self._text_item(message.id, "assistant", marks))
@@ -216,6 +231,13 @@ class Conversation:
                 card["rj"] = _json_or_none(card["res"])
         return card
 
+    def _activity_item(self, message: ActivityMessage) -> dict[str, Any]:
+        activity_type = message.activity_type[:TYPE_LIMIT]
+        item: dict[str, Any] = {"id": self.message_item(message.id, "activity"), "k": "v", "at": activity_type}
+        if drawn_activity(activity_type, self.rendered):
+            item["c"] = bounded_json(message.content if isinstance(message.content, dict) else {})
+        return item
+
     def arguments_of(self, thread: Thread, call: ToolCall) -> dict[str, Any] | None:
         """A call's arguments as the person is shown them: as it waits with them or ran with them (a tool's
         prepare_arguments, a hook or the person may have changed the agent's); None: as the agent sent them."""
@@ -248,6 +270,8 @@ class Conversation:
             return None
         if key.startswith("m:"):
             message = thread.message(key[2:])
+            if isinstance(message, ActivityMessage):
+                return activity_text(message) if not part else None
             return _text(message.content) if message is not None and not part else None
         call = thread.tool_call(key[2:])
         if call is None:
@@ -273,6 +297,27 @@ def shown_arguments(thread: Thread, call: ToolCall) -> dict[str, Any] | None:
 def drawn_by_app(tool_name: str, rendered: frozenset[str]) -> bool:
     """Whether an app's renderer draws this tool's calls (one for its name, or the wildcard)."""
     return tool_name in rendered or "*" in rendered
+
+
+def drawn_activity(activity_type: str, rendered: frozenset[str]) -> bool:
+    """Whether an app's renderer draws activities of this type (one for the type, or the wildcard)."""
+    return ACTIVITY + activity_type in rendered or ACTIVITY + "*" in rendered
+
+
+def activity_text(message: ActivityMessage) -> str:
+    """An activity's content as a person reads it where no app draws it: indented JSON."""
+    return pretty_json(message.content)
+
+
+def bounded_json(value: Any) -> Any:
+    """A JSON value for an app's card, bounded: long strings cut, long lists and objects shortened."""
+    if isinstance(value, str):
+        return _bounded(value)
+    if isinstance(value, list):
+        return [bounded_json(entry) for entry in value[:RENDERED_ITEMS_LIMIT]]
+    if isinstance(value, dict):
+        return {str(key): bounded_json(entry) for key, entry in list(value.items())[:RENDERED_ITEMS_LIMIT]}
+    return value
 
 
 def arguments_text(call: ToolCall) -> str:

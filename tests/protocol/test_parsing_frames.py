@@ -27,10 +27,9 @@ def test_frame_may_be_bytes_or_an_already_decoded_object():
     [
         '{"type": "AGUI_PING"}',
         {"type": "ACME_PROGRESS", "percent": 40},
-        '{"type": "THINKING_START"}',
-        '{"type": "THINKING_TEXT_MESSAGE_CONTENT", "delta": "hm"}',
+        '{"type": "THINKING_STEP"}',
     ],
-    ids=["unknown-type", "vendor-extension", "thinking-start-of-older-servers", "thinking-content-of-older-servers"],
+    ids=["unknown-type", "vendor-extension", "thinking-like-but-never-an-ag-ui-type"],
 )
 def test_event_of_unknown_type_is_skipped_with_a_logged_warning(frame, caplog):
     name = frame["type"] if isinstance(frame, dict) else json.loads(frame)["type"]

@@ -345,6 +345,55 @@ BROKEN_STREAMS = [
     pytest.param(
         [run_started(), text_start(subagent_run_id=None)], Rule.NULL_ATTRIBUTION, 1, id="null-subagent-run-id-set-in-python"
     ),
+    pytest.param(
+        [
+            run_started(),
+            {
+                "type": "MESSAGES_SNAPSHOT",
+                "messages": [
+                    {"id": "u1", "role": "user", "content": "hi"},
+                    {"id": "m1", "role": "assistant", "content": "hello", "subagentRunId": None},
+                ],
+            },
+        ],
+        Rule.NULL_ATTRIBUTION,
+        1,
+        id="null-subagent-run-id-on-a-snapshot-message",
+    ),
+    pytest.param(
+        [
+            {
+                "type": "RUN_STARTED",
+                "threadId": "thread-1",
+                "runId": "run-1",
+                "input": {
+                    "threadId": "thread-1",
+                    "runId": "run-1",
+                    "messages": [{"id": "u1", "role": "user", "content": "hi", "subagentRunId": None}],
+                },
+            }
+        ],
+        Rule.NULL_ATTRIBUTION,
+        0,
+        id="null-subagent-run-id-on-a-message-of-the-run-input",
+    ),
+    pytest.param(
+        [
+            run_started(),
+            {
+                "type": "RUN_FINISHED",
+                "threadId": "thread-1",
+                "runId": "run-1",
+                "outcome": {
+                    "type": "interrupt",
+                    "interrupts": [{"id": "int-1", "reason": "confirmation", "subagentRunId": None}],
+                },
+            },
+        ],
+        Rule.NULL_ATTRIBUTION,
+        1,
+        id="null-subagent-run-id-on-an-interrupt",
+    ),
     # Chunks
     pytest.param(
         [run_started(), TextMessageChunkEvent(message_id="m1", delta="a"), TextMessageChunkEvent(delta="b", role="user")],
@@ -374,6 +423,29 @@ def test_every_rule_the_verifier_and_chunk_expander_raise_has_a_broken_stream_he
     raised.discard(Rule.SCHEMA)
     covered = {case.values[1] for case in BROKEN_STREAMS}
     assert raised <= covered, f"rules without a broken stream: {sorted(rule.slug for rule in raised - covered)}"
+
+
+def test_nested_null_attribution_names_the_message_that_carries_it():
+    error = rejection(
+        [run_started(), MessagesSnapshotEvent(messages=[AssistantMessage(id="m7", content="hi", subagent_run_id=None)])]
+    )
+    assert error.rule is Rule.NULL_ATTRIBUTION
+    assert "message 'm7'" in str(error)
+
+
+def test_nested_messages_and_interrupts_without_a_subagent_run_id_are_accepted():
+    feed(
+        [
+            run_started(),
+            {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "content": "hello"}]},
+            {
+                "type": "RUN_FINISHED",
+                "threadId": "thread-1",
+                "runId": "run-1",
+                "outcome": {"type": "interrupt", "interrupts": [{"id": "int-1", "reason": "confirmation"}]},
+            },
+        ]
+    )
 
 
 def test_error_names_the_rule_the_event_index_and_the_event_type():
