@@ -1,16 +1,21 @@
 """The built-in agent: a pydantic-ai Agent with a deterministic demo model, and how the app picks its agent."""
 
-from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic_agent
+from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic_agent, compatible_model
 from ._app import agui_app
 from ._choice import agent_from_environment, agent_headers
 from ._demo import demo_model
 from ._demo_report import ReportState, demo_backend_tools
 from ._demo_script import PHRASES as DEMO_PHRASES
+from ._model_errors import ModelErrors, ModelProvider
+from ._model_settings import DEFAULT_TIMEOUT, settings_from_environment
 from ._shared_state import emit_state_delta
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "DEMO_PHRASES",
     "INSTRUCTIONS",
+    "ModelErrors",
+    "ModelProvider",
     "ReportState",
     "agent_from_environment",
     "agent_headers",
@@ -18,7 +23,9 @@ __all__ = [
     "builtin_agent",
     "builtin_model",
     "builtin_pydantic_agent",
+    "compatible_model",
     "demo_backend_tools",
     "demo_model",
     "emit_state_delta",
+    "settings_from_environment",
 ]
