@@ -19,6 +19,7 @@ from ..store import ThreadStore
 from ._shared_state import shared_state
 
 F = TypeVar("F", bound=Callable[..., Any])
+DEMO_MODEL_LABEL = "Demo model"  # what the header shows for the offline demo model
 _DEFAULT_STORE = "default"
 
 
@@ -91,14 +92,15 @@ class Copilot:
             choices.append((agent_id, label))
         return choices
 
-    def is_demo(self, agent_id: str) -> bool:
-        """Whether this agent answers with the offline demo model (the copilot says so)."""
+    def model_label(self, agent_id: str) -> str:
+        """The name of the model this agent answers with, as the copilot's header shows it: "Demo model" for the
+        offline demo model, "gpt-4o" for that one, "" when the app cannot know (a remote agent)."""
         try:
             agent = self.agent(agent_id)
         except KeyError:
-            return False
-        model = getattr(getattr(agent, "agent", None), "model", None)
-        return getattr(model, "model_name", "") == "copilot-demo"
+            return ""
+        name = getattr(agent, "model_name", "")
+        return DEMO_MODEL_LABEL if name == "copilot-demo" else name
 
     def scrubber(self) -> Scrubber:
         """What keeps secrets out of what people see: the agents' configured secrets and API keys in the environment."""
