@@ -100,6 +100,8 @@ class Copilot:
         except KeyError:
             return ""
         name = getattr(agent, "model_name", "")
+        if name.startswith("function:"):  # a FunctionModel of the app's, named after its function: no model to name
+            return ""
         return DEMO_MODEL_LABEL if name == "copilot-demo" else name
 
     def scrubber(self) -> Scrubber:

@@ -66,6 +66,10 @@ def test_the_header_names_the_model(openai_page: Page):
     expect(header.get_by_text("gpt-4o", exact=True)).to_be_visible()
     expect(header.get_by_text("Demo model")).to_have_count(0)
 
+    openai_page.get_by_role("combobox", name="Agent").select_option("echo")  # the app's own agent: no model to name
+    expect(header.get_by_text("gpt-4o", exact=True)).to_have_count(0)
+    expect(header).not_to_contain_text("function")
+
 
 def test_a_refused_key_says_which_key_to_check_and_retry_finishes_once_it_works(aimock: Aimock, tabs: Tabs, openai_page: Page):
     page = openai_page
