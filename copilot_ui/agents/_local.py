@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from pydantic_ai import Agent as PydanticAgent
 
 # (the exception that ended the run, whether part of a reply had arrived) → what the person reads; None keeps it as is.
-ExplainError = Callable[[Exception, bool], "str | None"]
+ExplainError = Callable[[Exception, bool], str | None]
 
 
 class RunFailed(Exception):
