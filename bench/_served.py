@@ -29,13 +29,15 @@ AGENT_TIMEOUT = 20  # seconds for the hostile agent to answer
 
 
 class ServedApp:
-    """The demo app in production mode on a free port: on the demo model, or on the agent at `agent_url`."""
+    """The demo app in production mode on a free port: on the demo model, on the agent at `agent_url`, or as
+    `environment` configures it (e.g. COPILOT_MODEL and a provider's base URL)."""
 
-    def __init__(self, agent_url: str | None = None) -> None:
+    def __init__(self, agent_url: str | None = None, environment: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = WORK / f"reflex-{self.port}.log"
         self._agent_url = agent_url
+        self._environment = environment or {}
         self._states: str | None = None
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -52,6 +54,7 @@ class ServedApp:
                 "REFLEX_STATES_WORKDIR": self._states,
                 "PYTHONUNBUFFERED": "1",
                 **({"COPILOT_AGENT_URL": self._agent_url} if self._agent_url else {}),
+                **self._environment,
             }
             command = [
                 shutil.which("reflex", path=str(bin_dir)) or "reflex",

@@ -45,6 +45,13 @@ With the built-in demo model (a second serving, without COPILOT_AGENT_URL), the 
   first word of the reply ("Hello! I'm") in the page (a MutationObserver; the demo model shows no
   reasoning unless asked to think, and sends its first word without a pause). Goal < 100 ms.
 
+The same through the OpenAI path: a third serving with COPILOT_MODEL=openai:gpt-4o and OpenAI's base
+URL at CopilotKit's mock LLM server (@copilotkit/aimock, from npm; tests/wire/_aimock.py), which
+answers "hello" at once, streamed over OpenAI's Responses API:
+- openai_enter_to_first_token: the same median, from Enter to the first word of that reply: the
+  built-in agent's own cost on a real provider's wire (pydantic-ai's OpenAI client, one HTTP
+  request to 127.0.0.1), next to the demo model's.
+
 Run from the project root: .venv/bin/python -m bench.stream_wire
 """
 
@@ -63,9 +70,10 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
 
-from bench._served import HostileAgentProcess, ServedApp
+from bench._served import WORK, HostileAgentProcess, ServedApp
 from tests._processes import CHROMIUM_ARGS
 from tests.hostile_agent import history_messages, reply_tokens
+from tests.wire._aimock import Aimock, text
 
 CASES = [(10, 5.4), (10, 1.2), (1_000, 5.4), (1_000, 1.2)]  # (prior messages, ms per token)
 TOKENS = 2_000
@@ -78,6 +86,7 @@ WINDOW = 40  # items the page holds before the person scrolls up (CopilotState.W
 CHROMIUM = Path("/usr/bin/chromium")
 REPLY = "".join(reply_tokens(TOKENS))
 REPLY_BYTES = len(REPLY.encode())
+OPENAI_HELLO = "Hello! I'm the copilot, on OpenAI's wire. Ask me about the dashboard."
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,12 @@ def main() -> None:
                 print(f"stream_wire_browser_cpu_1000_vs_10_at_{_rate(ms)}tps: {growth:+.0f} %", flush=True)
             with ServedApp() as demo:
                 print(f"stream_wire_demo_enter_to_first_token: {first_token_latency(browser, demo.url):.0f} ms", flush=True)
+            with Aimock(WORK / "aimock") as mock:
+                mock.serve(text("hello", OPENAI_HELLO))
+                environment = {"COPILOT_MODEL": "openai:gpt-4o", "OPENAI_BASE_URL": mock.openai_url, "OPENAI_API_KEY": "sk-bench"}
+                with ServedApp(environment=environment) as openai:
+                    latency = first_token_latency(browser, openai.url)
+                    print(f"stream_wire_openai_enter_to_first_token: {latency:.0f} ms", flush=True)
         finally:
             browser.close()
 
@@ -224,7 +239,7 @@ def stop_to_halt(tab: Tab, ms: float) -> float:
 
 
 def first_token_latency(browser: Browser, url: str) -> float:
-    """Median milliseconds from Enter to the first word of the demo model's reply in the page."""
+    """Median milliseconds from Enter to the first word of the reply to "hello" in the page."""
     latencies = []
     with Tab.open(browser, url) as tab:
         for sample in range(FIRST_TOKEN_SAMPLES + 1):
@@ -234,7 +249,7 @@ def first_token_latency(browser: Browser, url: str) -> float:
             tab.idle()
             seen = tab.page.evaluate("window.__first")
             if seen["enter"] is None or seen["reply"] is None:
-                raise BenchmarkFailed(f"the demo model's reply was not seen: {seen}")
+                raise BenchmarkFailed(f"the reply to hello was not seen: {seen}")
             if sample:  # the first is the warm-up
                 latencies.append(seen["reply"] - seen["enter"])
     return statistics.median(latencies)

@@ -64,6 +64,7 @@ _PUBLIC = {
     "ScriptedAgent": "copilot_ui.agents",
     "AgentRegistry": "copilot_ui.agents",
     "builtin_agent": "copilot_ui.server",
+    "compatible_model": "copilot_ui.server",
     # the wire
     "ProtocolError": "copilot_ui.protocol",
     "replay": "copilot_ui.protocol",

@@ -1,4 +1,9 @@
-"""LocalAgent: a pydantic-ai agent run in this process through pydantic-ai's AG-UI adapter, no HTTP hop."""
+"""LocalAgent: a pydantic-ai agent run in this process through pydantic-ai's AG-UI adapter, no HTTP hop.
+
+pydantic-ai's adapter turns a failed run into RUN_ERROR with Python's view of the exception
+(`status_code: 401, model_name: …, body: {…}`). A LocalAgent given `explain_error` asks it first:
+the person reads its message instead (see copilot_ui.server's model errors).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,13 @@ from ._base import Agent
 if TYPE_CHECKING:
     from pydantic_ai import Agent as PydanticAgent
 
+# (the exception that ended the run, whether part of a reply had arrived) → what the person reads; None keeps it as is.
+ExplainError = Callable[[Exception, bool], str | None]
+
+
+class RunFailed(Exception):
+    """A run failed for a reason `explain_error` put in words (the original exception is its cause)."""
+
 
 class LocalAgent(Agent):
     """Runs a pydantic-ai Agent on each RunAgentInput and streams its AG-UI events."""
@@ -23,17 +35,27 @@ class LocalAgent(Agent):
         agent_id: str = "default",
         description: str = "",
         deps: Callable[[RunAgentInput], Any] | None = None,
+        explain_error: ExplainError | None = None,
     ) -> None:
         super().__init__(agent_id, description)
         self.agent = agent
         self._deps = deps
+        self._explain_error = explain_error
+
+    @property
+    def model_name(self) -> str:
+        """The name of the model that answers (e.g. "gpt-4o"), "" when the agent has none yet."""
+        return str(getattr(self.agent.model, "model_name", "") or "")
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         from pydantic_ai.ui.ag_ui import AGUIAdapter
 
         adapter = AGUIAdapter(agent=self.agent, run_input=run_input, accept="text/event-stream")
         deps = self._deps(run_input) if self._deps is not None else None
-        async for event in adapter.run_stream(deps=deps, instructions=context_instructions(run_input)):
+        native = adapter.run_stream_native(deps=deps, instructions=context_instructions(run_input))
+        if self._explain_error is not None:
+            native = explained(native, self._explain_error)
+        async for event in adapter.transform_stream(native):
             yield event
 
 
@@ -43,3 +65,26 @@ def context_instructions(run_input: RunAgentInput) -> str | None:
         return None
     lines = [f"- {item.description}: {item.value}" for item in run_input.context]
     return "What the page shows now (read fresh for this request):\n" + "\n".join(lines)
+
+
+async def explained(events: AsyncIterator[Any], explain: ExplainError) -> AsyncIterator[Any]:
+    """pydantic-ai's native events as they come; the exception that ends them as RunFailed, when `explain` has words for it.
+
+    The adapter downstream closes what was open and sends RUN_ERROR with the message (str of the exception).
+    """
+    from pydantic_ai.messages import PartDeltaEvent, PartStartEvent
+
+    received = False
+    try:
+        async for event in events:
+            received = received or isinstance(event, PartStartEvent | PartDeltaEvent)
+            yield event
+    except Exception as error:
+        message = explain(error, received)
+        if message is None:
+            raise
+        raise RunFailed(message) from error
+    finally:
+        aclose = getattr(events, "aclose", None)
+        if aclose is not None:
+            await aclose()

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import reflex as rx
 from reflex.components.core.banner import has_connection_errors
 
-from ..state import CopilotState, LiveState, copilot
+from ..state import DEMO_MODEL_LABEL, CopilotState, LiveState, copilot
 from ._approval import approval_dialog
 from ._composer import composer
 from ._layout import layout_command
@@ -50,8 +50,12 @@ def _header(title: str, closable: bool) -> rx.Component:
             rx.icon("sparkles", size=16, aria_hidden="true"),
             rx.heading(title, size="3", as_="h2"),
             rx.cond(
-                CopilotState.demo,
-                rx.badge("Demo model", variant="soft", color_scheme="amber", high_contrast=True, title=DEMO_HINT),
+                CopilotState.model == DEMO_MODEL_LABEL,
+                rx.badge(DEMO_MODEL_LABEL, variant="soft", color_scheme="amber", high_contrast=True, title=DEMO_HINT),
+                rx.cond(
+                    CopilotState.model != "",
+                    rx.badge(CopilotState.model, variant="soft", color_scheme="gray", title="The model that answers"),
+                ),
             ),
             rx.cond(
                 has_connection_errors,

@@ -1,19 +1,24 @@
 """The built-in agent: a pydantic-ai Agent with a deterministic demo model, how the app picks its agent, and how
 it is served over AG-UI (agui_app, behind EndpointAccess)."""
 
-from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic_agent
+from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic_agent, compatible_model
 from ._app import agui_app
 from ._choice import agent_from_environment, agent_headers
 from ._demo import demo_model
 from ._demo_report import ReportState, demo_backend_tools
 from ._demo_script import PHRASES as DEMO_PHRASES
 from ._endpoint_access import EndpointAccess, guarded, refusal
+from ._model_errors import ModelErrors, ModelProvider
+from ._model_settings import DEFAULT_TIMEOUT, settings_from_environment
 from ._shared_state import emit_state_delta
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "DEMO_PHRASES",
     "INSTRUCTIONS",
     "EndpointAccess",
+    "ModelErrors",
+    "ModelProvider",
     "ReportState",
     "agent_from_environment",
     "agent_headers",
@@ -21,9 +26,11 @@ __all__ = [
     "builtin_agent",
     "builtin_model",
     "builtin_pydantic_agent",
+    "compatible_model",
     "demo_backend_tools",
     "demo_model",
     "emit_state_delta",
     "guarded",
     "refusal",
+    "settings_from_environment",
 ]

@@ -1,5 +1,11 @@
 """The built-in agent: a pydantic-ai Agent, on the demo model unless COPILOT_MODEL names a real one.
 
+COPILOT_MODEL is a pydantic-ai model name ("openai:gpt-4o" speaks OpenAI's Responses API,
+"openai-chat:gpt-4o" its Chat Completions, "anthropic:claude-sonnet-4-5" Anthropic's Messages), with
+that provider's key in its usual variable. With COPILOT_BASE_URL, COPILOT_MODEL is instead the name
+a server with OpenAI's Chat Completions API knows (Ollama, vLLM, LM Studio…), reached at that URL
+with COPILOT_API_KEY, if it needs one (an OpenAI key is never sent there).
+
 An app may give it backend tools of its own (they run in the agent, and their results go to the page
 as TOOL_CALL_RESULT events) and a shared-state type: the page's RunAgentInput.state then reaches the
 tools as `ctx.deps.state` (pydantic-ai's StateDeps), the model sees it in its instructions, and the
@@ -17,6 +23,8 @@ from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai import RunContext, Tool
 from pydantic_ai.models import Model
+from pydantic_ai.models.openai import OpenAIChatModel
+from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
 from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import ToolFuncEither
 from pydantic_ai.toolsets import AbstractToolset
@@ -24,12 +32,11 @@ from pydantic_ai.ui import StateDeps
 
 from ..agents import LocalAgent
 from ._demo import demo_model
+from ._model_errors import ModelErrors, ModelProvider, host_of, provider_of
+from ._model_settings import INSTRUCTIONS, timeout_of, with_timeout
 from ._shared_state import shared_state_instructions
 
-INSTRUCTIONS = (
-    "You are the copilot of a web dashboard. Use the tools the page offers to change what the person sees, "
-    "and the page's context to know what they see. Answer briefly."
-)
+COMPATIBLE = "openai-compatible"  # the provider name of a model reached by base URL (compatible_model)
 
 BackendTools = Sequence[Tool[Any] | ToolFuncEither[Any, ...]]
 Toolsets = Sequence[AbstractToolset[Any]]
@@ -37,9 +44,22 @@ Toolsets = Sequence[AbstractToolset[Any]]
 
 def builtin_model() -> Model | str:
     """The model of the built-in agent: COPILOT_MODEL (a pydantic-ai model name such as
-    "openai:gpt-4o-mini", with that provider's key in its usual variable), or the offline demo model."""
+    "openai:gpt-4o-mini", with that provider's key in its usual variable), the model of that name at
+    COPILOT_BASE_URL when it is set (see `compatible_model`), or the offline demo model."""
     name = os.environ.get("COPILOT_MODEL", "").strip()
+    base_url = os.environ.get("COPILOT_BASE_URL", "").strip()
+    if base_url:
+        if name in ("", "demo"):
+            raise ValueError("COPILOT_BASE_URL is set: set COPILOT_MODEL to the name of a model it serves, e.g. llama3.1")
+        return compatible_model(name, base_url, api_key=os.environ.get("COPILOT_API_KEY", "").strip() or None)
     return demo_model() if name in ("", "demo") else name
+
+
+def compatible_model(name: str, base_url: str, *, api_key: str | None = None) -> Model:
+    """A model on a server with OpenAI's Chat Completions API (Ollama, vLLM, LM Studio…): its name there, the server's
+    base URL (e.g. "http://localhost:11434/v1"), and its API key if it needs one."""
+    name = name.removeprefix("openai-chat:")
+    return OpenAIChatModel(name, provider=OpenAICompatibleProvider(COMPATIBLE, base_url=base_url, api_key=api_key))
 
 
 def builtin_pydantic_agent(
@@ -55,7 +75,8 @@ def builtin_pydantic_agent(
 
     With a `state_type`, its deps are `StateDeps[state_type]` (run it with such deps, e.g.
     `agui_app(agent, deps=lambda: StateDeps(state_type()))`) and the model sees the shared state.
-    `settings` are the model's (temperature, max_tokens, timeout…); `instructions` its system prompt.
+    `settings` are the model's (temperature, max_tokens, timeout, max_retries…; a `timeout` of DEFAULT_TIMEOUT
+    seconds unless they give one); `instructions` its system prompt.
     """
     agent = PydanticAgent(
         model if model is not None else builtin_model(),
@@ -63,7 +84,7 @@ def builtin_pydantic_agent(
         name="copilot",
         tools=tools,
         toolsets=toolsets,
-        model_settings=settings,
+        model_settings=with_timeout(settings),
         deps_type=StateDeps[state_type] if state_type is not None else object,
     )
     if state_type is not None:
@@ -88,15 +109,31 @@ def builtin_agent(
 ) -> LocalAgent:
     """The built-in copilot, run in this process; the state the page sends reaches `tools` when `state_type` is given.
     `description` is its label in the copilot's agent picker (its id when empty; "Copilot" for the default one);
-    `settings`, `toolsets` and `instructions` as for `builtin_pydantic_agent`."""
+    `settings`, `toolsets` and `instructions` as for `builtin_pydantic_agent`. When the model's provider fails, the
+    person reads what happened in words that name the provider and say what to do (see ModelErrors)."""
+    agent = builtin_pydantic_agent(
+        model, tools=tools, state_type=state_type, settings=settings, toolsets=toolsets, instructions=instructions
+    )
     return LocalAgent(
-        builtin_pydantic_agent(
-            model, tools=tools, state_type=state_type, settings=settings, toolsets=toolsets, instructions=instructions
-        ),
+        agent,
         agent_id=agent_id,
         description=description,
         deps=_state_deps(state_type) if state_type is not None else None,
+        explain_error=model_errors(agent.model, with_timeout(settings)),
     )
+
+
+def model_errors(model: Model | str | None, settings: ModelSettings) -> ModelErrors:
+    """What the person reads when this model's provider fails."""
+    provider = provider_of(model)
+    if getattr(model, "system", None) == COMPATIBLE:
+        provider = ModelProvider(
+            name=f"the model server at {host_of(getattr(model, 'base_url', ''))}",
+            key_variable="COPILOT_API_KEY",
+            address_variable="COPILOT_BASE_URL",
+            model_check="check COPILOT_MODEL and COPILOT_BASE_URL",
+        )
+    return ModelErrors(provider, str(getattr(model, "model_name", "") or model or ""), timeout_of(settings))
 
 
 def _state_deps(state_type: type[BaseModel]) -> Any:

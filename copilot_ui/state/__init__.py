@@ -2,8 +2,17 @@
 
 from ._approval import ApprovalState
 from ._copilot import CopilotState
-from ._declarations import ContextProvider, Copilot, copilot
+from ._declarations import DEMO_MODEL_LABEL, ContextProvider, Copilot, copilot
 from ._live import LiveState
 from ._threads import ThreadsState
 
-__all__ = ["ApprovalState", "ContextProvider", "Copilot", "CopilotState", "LiveState", "ThreadsState", "copilot"]
+__all__ = [
+    "DEMO_MODEL_LABEL",
+    "ApprovalState",
+    "ContextProvider",
+    "Copilot",
+    "CopilotState",
+    "LiveState",
+    "ThreadsState",
+    "copilot",
+]

@@ -55,7 +55,7 @@ class CopilotState(rx.State):
     has_older: bool = False
     last_reply: str = ""  # the item id of the last reply (it offers Regenerate)
     agent: str = ""  # the conversation's agent ("" until it has one: the page's)
-    demo: bool = False  # the agent answers with the offline demo model (a badge says so)
+    model: str = ""  # the name of the model that answers ("Demo model" for the offline one; "" when unknown)
     suggestions: list[str] = rx.field(default_factory=list)  # what the agent proposed to ask next
     # The browser's anonymous owner id, signed (the app's own user id replaces it when the app gives one).
     owner_token: str = rx.Cookie("", name="cui_owner", max_age=OWNER_COOKIE_DAYS * 86400, same_site="lax")
@@ -79,7 +79,7 @@ class CopilotState(rx.State):
             if page_agent in copilot.agent_ids():  # what a new conversation talks to
                 self._page_agent = page_agent
                 if not self._agent_id:
-                    self.agent, self.demo = page_agent, copilot.is_demo(page_agent)
+                    self.agent, self.model = page_agent, copilot.model_label(page_agent)
             held = self.get_value("_thread")
             if held is not None and not await self._outlived(held):
                 return  # what the tab holds is current
@@ -192,7 +192,7 @@ class CopilotState(rx.State):
         thread = self.get_value("_thread")
         if thread is not None and len(thread):
             self._take(Thread(), None)
-        self._agent_id, self.agent, self.demo = agent_id, agent_id, copilot.is_demo(agent_id)
+        self._agent_id, self.agent, self.model = agent_id, agent_id, copilot.model_label(agent_id)
 
     @rx.event(background=True)
     async def new_conversation(self) -> None:
@@ -398,7 +398,7 @@ class CopilotState(rx.State):
         conversation = conversation or Conversation.of(thread.id, copilot.rendered_tools())
         self._thread, self._conversation, self._agent_id, self._worker = thread, conversation, agent_id, worker()
         shown = agent_id or self._page_agent
-        self.thread_id, self.agent, self.demo, self.suggestions = thread.id, shown, copilot.is_demo(shown), []
+        self.thread_id, self.agent, self.model, self.suggestions = thread.id, shown, copilot.model_label(shown), []
         self.items, self.older, self.has_older, self._older_from = [], [], False, -1
         items = conversation.items(thread)
         self._show(items)

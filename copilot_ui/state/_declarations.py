@@ -20,6 +20,7 @@ from ._shared_state import shared_state
 
 F = TypeVar("F", bound=Callable[..., Any])
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
+DEMO_MODEL_LABEL = "Demo model"  # what the header shows for the offline demo model
 _DEFAULT_STORE = "default"
 
 
@@ -93,14 +94,17 @@ class Copilot:
             choices.append((agent_id, label))
         return choices
 
-    def is_demo(self, agent_id: str) -> bool:
-        """Whether this agent answers with the offline demo model (the copilot says so)."""
+    def model_label(self, agent_id: str) -> str:
+        """The name of the model this agent answers with, as the copilot's header shows it: "Demo model" for the
+        offline demo model, "gpt-4o" for that one, "" when the app cannot know (a remote agent)."""
         try:
             agent = self.agent(agent_id)
         except KeyError:
-            return False
-        model = getattr(getattr(agent, "agent", None), "model", None)
-        return getattr(model, "model_name", "") == "copilot-demo"
+            return ""
+        name = getattr(agent, "model_name", "")
+        if name.startswith("function:"):  # a FunctionModel of the app's, named after its function: no model to name
+            return ""
+        return DEMO_MODEL_LABEL if name == "copilot-demo" else name
 
     def scrubber(self) -> Scrubber:
         """What keeps secrets out of what people see: the agents' configured secrets and API keys in the environment."""

@@ -104,7 +104,7 @@ def choose_agent(state: Any, asked: str) -> str:
     if wanted not in known:
         shown = "".join(ch for ch in wanted[:40] if ch.isprintable())
         return f"There is no agent {shown!r} here; this copilot can use: {', '.join(known)}."
-    state._agent_id, state.agent, state.demo = wanted, wanted, copilot.is_demo(wanted)
+    state._agent_id, state.agent, state.model = wanted, wanted, copilot.model_label(wanted)
     return ""
 
 

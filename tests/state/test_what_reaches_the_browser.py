@@ -11,10 +11,10 @@ def test_the_copilot_states_send_only_what_the_copilot_shows():
     # A new public var here reaches every browser: check it holds no secret (keys, headers, URLs), then list it.
     assert sorted(CopilotState.base_vars) == [
         "agent",  # an agent id of the app's own list
-        "demo",
         "has_older",
         "items",
         "last_reply",
+        "model",  # the model's name ("gpt-4o"): a model name, never a URL or a key
         "older",
         "owner_token",  # the browser's own signed cookie
         "suggestions",

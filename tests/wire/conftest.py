@@ -12,6 +12,7 @@ from copilot_ui.server import agui_app
 from ..hostile_agent import HostileAgent, start_hostile_agent
 from ._misbehaving import MisbehavingServer
 from ._peer import Counter, Peer, ScriptedModel, peer_agent
+from ._providers import aimock, provider  # noqa: F401 - the provider ring's fixtures
 from ._servers import RecordingApp, serve_in_thread
 
 
