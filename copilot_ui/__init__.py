@@ -62,6 +62,8 @@ _PUBLIC = {
     "ScriptedAgent": "copilot_ui.agents",
     "AgentRegistry": "copilot_ui.agents",
     "builtin_agent": "copilot_ui.server",
+    "mcp_server": "copilot_ui.server",
+    "McpServer": "copilot_ui.server",
     # the wire
     "ProtocolError": "copilot_ui.protocol",
     "replay": "copilot_ui.protocol",

@@ -15,7 +15,7 @@ from typing import Any
 from ag_ui.core import RunAgentInput
 from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
-from pydantic_ai import RunContext, Tool
+from pydantic_ai import DeferredToolRequests, RunContext, Tool
 from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import ToolFuncEither
@@ -24,6 +24,7 @@ from pydantic_ai.ui import StateDeps
 
 from ..agents import LocalAgent
 from ._demo import demo_model
+from ._mcp_server import McpServer
 from ._shared_state import shared_state_instructions
 
 INSTRUCTIONS = (
@@ -50,7 +51,7 @@ def builtin_pydantic_agent(
     settings: ModelSettings | None = None,
     toolsets: Toolsets = (),
     instructions: str = INSTRUCTIONS,
-) -> PydanticAgent[Any, str]:
+) -> PydanticAgent[Any, str | DeferredToolRequests]:
     """The pydantic-ai agent behind the built-in copilot, with the app's backend tools and toolsets (MCP servers).
 
     With a `state_type`, its deps are `StateDeps[state_type]` (run it with such deps, e.g.
@@ -60,6 +61,9 @@ def builtin_pydantic_agent(
     agent = PydanticAgent(
         model if model is not None else builtin_model(),
         instructions=instructions,
+        # A call that needs a person's approval (an MCP server's, a backend tool's) ends the run with an interrupt,
+        # also on a page that offers no tools of its own (pydantic-ai's AG-UI adapter adds this only for those)
+        output_type=[str, DeferredToolRequests],
         name="copilot",
         tools=tools,
         toolsets=toolsets,
@@ -89,7 +93,7 @@ def builtin_agent(
     """The built-in copilot, run in this process; the state the page sends reaches `tools` when `state_type` is given.
     `description` is its label in the copilot's agent picker (its id when empty; "Copilot" for the default one);
     `settings`, `toolsets` and `instructions` as for `builtin_pydantic_agent`."""
-    return LocalAgent(
+    return _BuiltinAgent(
         builtin_pydantic_agent(
             model, tools=tools, state_type=state_type, settings=settings, toolsets=toolsets, instructions=instructions
         ),
@@ -97,6 +101,16 @@ def builtin_agent(
         description=description,
         deps=_state_deps(state_type) if state_type is not None else None,
     )
+
+
+class _BuiltinAgent(LocalAgent):
+    """The built-in agent, in process; the credentials of its MCP servers are its secrets (no person sees them)."""
+
+    def secrets(self) -> list[str]:
+        servers: list[McpServer] = []
+        for toolset in self.agent.toolsets:
+            toolset.apply(lambda leaf: servers.append(leaf) if isinstance(leaf, McpServer) else None)
+        return list(dict.fromkeys([*super().secrets(), *(secret for server in servers for secret in server.secrets())]))
 
 
 def _state_deps(state_type: type[BaseModel]) -> Any:
