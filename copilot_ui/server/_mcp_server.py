@@ -28,7 +28,7 @@ from typing import Any, Literal
 from ag_ui.core import TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from fastmcp.client.transports import StdioTransport
 from pydantic_ai import RunContext
-from pydantic_ai.exceptions import ApprovalRequired, ToolFailed, UserError
+from pydantic_ai.exceptions import ApprovalRequired, ModelRetry, ToolFailed, UserError
 from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
@@ -164,13 +164,16 @@ class McpServer(AbstractToolset[Any]):
         if self._run.stopped is not None:
             raise ToolFailed(self._run.stopped)
         try:
-            return await self._tools.call_tool(name, tool_args, ctx, tool)
+            result = await self._tools.call_tool(name, tool_args, ctx, tool)
         except Exception as error:
-            if await self._answers():
-                raise  # the tool failed, the server is fine: the model reads the tool's own error
-            self._run.stopped = self._scrubber.scrub(why_stopped(self.name, name, self._reach, error))
-            logger.warning("%s", self._run.stopped)
-            raise ToolFailed(self._run.stopped) from None
+            if not await self._answers():
+                self._run.stopped = self._scrubber.scrub(why_stopped(self.name, name, self._reach, error))
+                logger.warning("%s", self._run.stopped)
+                raise ToolFailed(self._run.stopped) from None
+            if isinstance(error, ToolFailed | ModelRetry):  # the tool failed, the server is fine: the model reads why
+                raise type(error)(self._scrubber.scrub(error.message)) from None
+            raise
+        return self._scrubbed(result)
 
     # Helpers
 
@@ -204,6 +207,16 @@ class McpServer(AbstractToolset[Any]):
                 await ctx.emit(AGUIEventNow(event=event))
         except UserError:  # a run without an event stream (agent.run): the log has it
             pass
+
+    def _scrubbed(self, result: Any) -> Any:
+        """The result without the server's secrets (a server may echo them): neither the thread nor the model keeps them."""
+        if isinstance(result, str):
+            return self._scrubber.scrub(result)
+        if isinstance(result, list):
+            return [self._scrubbed(item) for item in result]
+        if isinstance(result, dict):
+            return {key: self._scrubbed(value) for key, value in result.items()}
+        return result
 
     def _own_name(self, name: str) -> str:
         """The tool's name as the server gives it (the model's has the prefix)."""

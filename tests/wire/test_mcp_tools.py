@@ -95,12 +95,12 @@ async def test_an_mcp_tool_over_stdio_runs_in_the_agent_and_its_result_is_in_the
     assert page.said() == ["Done: Noted: buy milk (1 notes)."]
 
 
-async def test_an_mcp_tool_over_streamable_http_gets_the_configured_headers(served: HttpNotes):
+async def test_an_mcp_tool_over_streamable_http_runs_with_the_configured_token(served: HttpNotes):
     page = page_with(cui.mcp_server("notes", url=served.url, headers={"Authorization": f"Bearer {TOKEN}"}))
 
-    assert await page.say("whoami") == "done"
+    assert await page.say("add_note over http") == "done"
 
-    assert page.results() == [f"You sent: Bearer {TOKEN}"]
+    assert page.results() == ["Noted: over http (1 notes)."]  # the server refuses a request without the token
 
 
 async def test_the_servers_tools_are_offered_next_to_the_pages_own(folder: NotesFolder):
@@ -340,6 +340,15 @@ def test_the_headers_and_environment_of_servers_are_the_agents_secrets(folder: N
     assert "pa55word-9f" not in repr(by_url)
 
 
+async def test_a_secret_the_server_echoes_is_kept_neither_in_the_conversation_nor_for_the_model(served: HttpNotes):
+    page = page_with(cui.mcp_server("notes", url=served.url, headers={"Authorization": f"Bearer {TOKEN}"}))
+
+    await page.say("whoami")
+
+    assert page.results() == ["You sent: [redacted]"]
+    assert TOKEN not in json.dumps([message.model_dump() for message in page.thread.messages])
+
+
 async def test_a_servers_credentials_in_its_url_are_not_in_what_the_person_reads():
     password = "pa55word-e1d0c4"
     page = page_with(cui.mcp_server("search", url=f"http://someone:{password}@127.0.0.1:{free_port()}/mcp?key={password}"))
@@ -363,7 +372,7 @@ async def test_servers_named_by_the_environment_are_the_default_agents(folder: N
     page = Page(agent_from_environment())
 
     await page.say("board_whoami")
-    assert page.results() == [f"You sent: Bearer {TOKEN}"]
+    assert page.results() == ["You sent: [redacted]"]
     assert await page.say("erase_notes") == "waiting"
     assert TOKEN in page.loop.agent.secrets()
 
