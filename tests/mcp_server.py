@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -64,6 +65,12 @@ class NotesFolder:
     def pid(self) -> int | None:
         file = self.path / "pid"
         return int(file.read_text()) if file.exists() else None
+
+    def kill(self) -> None:
+        """The server dies, as if it crashed (SIGKILL to the process that wrote `pid`)."""
+        pid = self.pid()
+        assert pid is not None, "the notes server never started"
+        os.kill(pid, signal.SIGKILL)
 
     def refuse_to_start(self, refuse: bool = True) -> None:
         """While set, the server refuses to start (as one with a missing setting would)."""

@@ -6,10 +6,8 @@ a process of its own serving streamable HTTP on 127.0.0.1 behind a bearer token 
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-import signal
 from collections.abc import Iterator
 from contextlib import ExitStack
 
@@ -160,7 +158,7 @@ def test_a_server_that_fails_to_start_is_named_and_the_pages_tools_still_work(mc
     said(mcp_page, "add_note before")  # the notes server runs
     notes.refuse_to_start()
     try:
-        os.kill(notes.pid() or 0, signal.SIGKILL)  # it is started again at the next message, and refuses
+        notes.kill()  # it is started again at the next message, and refuses
         said(mcp_page, "switch to dark mode")
 
         expect(copilot(mcp_page)).to_contain_text(

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -272,7 +270,7 @@ async def test_a_stdio_server_killed_between_turns_is_started_again(folder: Note
     page = page_with(cui.mcp_server("notes", **folder.stdio()))
     await page.say("add_note before")
 
-    os.kill(folder.pid() or 0, signal.SIGKILL)
+    folder.kill()
     await asyncio.sleep(0.2)
     await page.say("add_note after")
 
@@ -284,7 +282,7 @@ async def test_a_stdio_server_killed_that_cannot_start_again_is_named_and_the_pa
     await page.say("add_note before")
 
     folder.refuse_to_start()
-    os.kill(folder.pid() or 0, signal.SIGKILL)
+    folder.kill()
     await asyncio.sleep(0.2)
     await page.say("set_theme dark")
 
