@@ -9,10 +9,10 @@ tools' state events stream to the page.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from ag_ui.core import RunAgentInput
+from ag_ui.core import BaseEvent, RunAgentInput
 from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai import DeferredToolRequests, RunContext, Tool
@@ -24,7 +24,7 @@ from pydantic_ai.ui import StateDeps
 
 from ..agents import LocalAgent
 from ._demo import demo_model
-from ._mcp_server import McpServer
+from ._mcp_server import PAGE_TOOLS, McpServer
 from ._shared_state import shared_state_instructions
 
 INSTRUCTIONS = (
@@ -104,7 +104,14 @@ def builtin_agent(
 
 
 class _BuiltinAgent(LocalAgent):
-    """The built-in agent, in process; the credentials of its MCP servers are its secrets (no person sees them)."""
+    """The built-in agent, in process; the credentials of its MCP servers are its secrets (no person sees them), and
+    an MCP server leaves out a tool named as one the page offers."""
+
+    async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        # Set in the task that runs this one run (no reset: the task's context ends with it)
+        PAGE_TOOLS.set(frozenset(tool.name for tool in run_input.tools))
+        async for event in super()._events(run_input):
+            yield event
 
     def secrets(self) -> list[str]:
         servers: list[McpServer] = []

@@ -22,7 +22,8 @@ import copy
 import logging
 import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ag_ui.core import TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
@@ -43,6 +44,9 @@ logger = logging.getLogger("copilot_ui.mcp")
 Approval = Literal["always", "never"] | Collection[str] | Callable[[str, dict[str, Any]], bool]
 """Which calls wait for a person: "always", "never", the names of the tools that do (as the server names
 them), or a function of the tool's name and the call's arguments."""
+
+PAGE_TOOLS: ContextVar[frozenset[str]] = ContextVar("copilot_ui_page_tools", default=frozenset())
+"""The names of the tools the page offers in this run (the built-in agent sets it): they win a clash of names."""
 
 START_TIMEOUT = 10.0  # seconds a server has to start and answer before the run goes on without it
 PROBE_TIMEOUT = 2.0  # seconds a server has to list its tools when a call failed (did it die?)
@@ -117,6 +121,10 @@ class McpServer(AbstractToolset[Any]):
     def label(self) -> str:
         return f'MCP server "{self.name}"'
 
+    @property
+    def tool_name_conflict_hint(self) -> str:
+        return f'Give the MCP server "{self.name}" (or the other) a prefix, e.g. prefix="{self.name}".'
+
     def secrets(self) -> list[str]:
         """The values no person may see: its headers' and environment's, and its URL's credentials."""
         return list(self._secrets)
@@ -152,9 +160,11 @@ class McpServer(AbstractToolset[Any]):
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
         if self._run.unavailable is None:
             try:
-                return await self._tools.get_tools(ctx)
+                tools = await self._tools.get_tools(ctx)
             except Exception as error:
                 await self._unavailable(error)
+            else:
+                return await self._without_the_pages(tools, ctx)
         await self._say_once(ctx, self._run.unavailable or "")
         return {}
 
@@ -182,6 +192,19 @@ class McpServer(AbstractToolset[Any]):
         self._run.unavailable = self._scrubber.scrub(told)
         logger.warning("%s (%s)", self._run.unavailable, self._scrubber.scrub(repr(error)))
 
+    async def _without_the_pages(self, tools: dict[str, ToolsetTool[Any]], ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        """Its tools but those named as one the page offers: the page's wins (two tools of one name fail every run)."""
+        clashing = sorted(set(tools) & PAGE_TOOLS.get())
+        if not clashing:
+            return tools
+        names = ", ".join(clashing)
+        await self._say_once(
+            ctx,
+            f"The MCP server \"{self.name}\" has tools named as the page's ({names}): the page's are used. "
+            f'Give the server a prefix (prefix="{self.name}") to offer both.',
+        )
+        return {name: tool for name, tool in tools.items() if name not in clashing}
+
     async def _answers(self) -> bool:
         """Whether the server still answers (a failed call may be the tool's failure, or the server's death)."""
         try:
@@ -193,9 +216,9 @@ class McpServer(AbstractToolset[Any]):
 
     async def _say_once(self, ctx: RunContext[Any], text: str) -> None:
         """Tell the person, in the conversation, once a run and not again in the same turn."""
-        if self._run.said or _said_this_turn(ctx.messages, text):
+        if text in self._run.said or _said_this_turn(ctx.messages, text):
             return
-        self._run.said = True
+        self._run.said.add(text)
         message_id = f"mcp-{uuid.uuid4().hex}"
         events = (
             TextMessageStartEvent(message_id=message_id, role="assistant"),
@@ -230,7 +253,7 @@ class _RunState:
     entered: bool = False
     unavailable: str | None = None  # why its tools are missing from this run
     stopped: str | None = None  # why its calls fail from now on in this run
-    said: bool = False
+    said: set[str] = field(default_factory=set)
 
 
 def _approval_policy(server: str, approval: Approval) -> Callable[[str, dict[str, Any]], bool]:

@@ -16,7 +16,7 @@ from ag_ui.core import ToolMessage
 
 import copilot_ui as cui
 from copilot_ui.agents import Agent
-from copilot_ui.core import Approve, AwaitingPerson, Deny, RunLoop, Thread, Toolbox, tool_from_function
+from copilot_ui.core import Approve, AwaitingPerson, Deny, RunLoop, Thread, Toolbox, TurnOutcome, tool_from_function
 from copilot_ui.server import agent_from_environment, builtin_agent, demo_model, mcp_servers_from_environment
 
 from .._processes import free_port
@@ -43,6 +43,7 @@ class Page:
     def __init__(self, agent: Agent) -> None:
         self.theme = "light"
         self.asked: list[AwaitingPerson] = []
+        self.outcome: TurnOutcome | None = None
 
         async def set_theme(mode: str) -> str:
             """Switch the page between light and dark."""
@@ -57,8 +58,8 @@ class Page:
             self.asked.append(event)
 
     async def say(self, text: str) -> str:
-        """The person writes; the turn's outcome (done, waiting, error)."""
-        outcome = await asyncio.wait_for(self.loop.send(self.thread, text), TURN_TIMEOUT)
+        """The person writes; how the turn ended (done, waiting, error)."""
+        outcome = self.outcome = await asyncio.wait_for(self.loop.send(self.thread, text), TURN_TIMEOUT)
         return outcome.status
 
     async def decide(self, decision: Approve | Deny) -> str:
@@ -118,6 +119,40 @@ async def test_a_prefix_goes_before_the_servers_tool_names(folder: NotesFolder):
     await page.say("notes_add_note pay rent")
 
     assert folder.notes() == ["pay rent"]
+
+
+async def test_a_tool_named_as_one_of_the_pages_is_left_out_and_the_person_reads_how_to_offer_both(folder: NotesFolder):
+    page = page_with(cui.mcp_server("notes", **folder.stdio()))
+
+    async def add_note(text: str) -> str:
+        """The page's own note-taking."""
+        return "the page noted it."
+
+    page.loop.toolbox.add(tool_from_function(add_note))
+
+    await page.say("add_note from the page")
+
+    assert folder.notes() == []  # the page's add_note ran, not the server's
+    assert page.said() == [
+        "The MCP server \"notes\" has tools named as the page's (add_note): the page's are used. "
+        'Give the server a prefix (prefix="notes") to offer both.',
+        "Done: the page noted it.",
+    ]
+
+
+async def test_two_servers_with_tools_of_one_name_are_told_apart_by_a_prefix(tmp_path: Path):
+    first, second = NotesFolder(tmp_path / "first"), NotesFolder(tmp_path / "second")
+    first.path.mkdir()
+    second.path.mkdir()
+    clashing = page_with(cui.mcp_server("notes", **first.stdio()), cui.mcp_server("todo", **second.stdio()))
+    apart = page_with(cui.mcp_server("notes", **first.stdio()), cui.mcp_server("todo", **second.stdio(), prefix="todo"))
+
+    assert await clashing.say("add_note x") == "error"
+    await apart.say("todo_add_note y")
+
+    assert clashing.outcome is not None
+    assert clashing.outcome.message.endswith('Give the MCP server "todo" (or the other) a prefix, e.g. prefix="todo".')
+    assert second.notes() == ["y"]
 
 
 async def test_a_stdio_server_keeps_running_from_one_turn_to_the_next(folder: NotesFolder):
