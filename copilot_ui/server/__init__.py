@@ -7,7 +7,7 @@ from ._choice import agent_from_environment, agent_headers
 from ._demo import demo_model
 from ._demo_report import ReportState, demo_backend_tools
 from ._demo_script import PHRASES as DEMO_PHRASES
-from ._mcp import mcp_servers_from_environment
+from ._mcp import mcp_servers_from_environment, read_mcp_servers
 from ._mcp_server import McpServer, mcp_server
 from ._shared_state import emit_state_delta
 
@@ -27,4 +27,5 @@ __all__ = [
     "emit_state_delta",
     "mcp_server",
     "mcp_servers_from_environment",
+    "read_mcp_servers",
 ]

@@ -10,12 +10,14 @@ with a command (stdio) or reached at a URL (streamable HTTP):
 
 The `{"mcpServers": {...}}` file other MCP clients use (Claude Desktop, Cursor) works as it is. `${NAME}` in
 any text is the environment variable NAME, so that the variable itself holds no secret. A key that is
-misspelt is an error, not ignored: a misspelt "approval" would let calls run unasked.
+misspelt is an error, not ignored: a misspelt "approval" would let calls run unasked. A wrong variable
+leaves every server out, and the copilot says why in each turn.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -23,8 +25,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_ai import RunContext
+from pydantic_ai.exceptions import ToolFailed
+from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
 from ._mcp_server import START_TIMEOUT, McpServer, mcp_server
+from ._run_notice import say_once_a_turn
+
+logger = logging.getLogger("copilot_ui.mcp")
 
 VARIABLE = "COPILOT_MCP_SERVERS"
 
@@ -47,12 +55,22 @@ class McpServerEntry(BaseModel):
     disabled: bool = False
 
 
-def mcp_servers_from_environment(environ: Mapping[str, str] = os.environ) -> list[McpServer]:
-    """The MCP servers COPILOT_MCP_SERVERS names (none when it is not set); a clear ValueError for a wrong one."""
+def mcp_servers_from_environment(environ: Mapping[str, str] = os.environ) -> list[AbstractToolset[Any]]:
+    """The MCP servers COPILOT_MCP_SERVERS names (none when it is not set). A wrong variable leaves every one of them
+    out (a misspelt approval must not let calls run unasked): the log says why, and the copilot says so each turn."""
+    try:
+        return list(read_mcp_servers(environ))
+    except ValueError as error:
+        logger.error("%s", error)
+        return [Misconfigured(str(error))]
+
+
+def read_mcp_servers(environ: Mapping[str, str] = os.environ) -> list[McpServer]:
+    """The MCP servers COPILOT_MCP_SERVERS names; a ValueError that says what is wrong with it."""
     raw = environ.get(VARIABLE, "").strip()
     if not raw:
         return []
-    servers = _servers_object(_json_of(raw), raw)
+    servers = _servers_object(_json_of(raw))
     found = []
     for name, entry in servers.items():
         try:
@@ -67,6 +85,29 @@ def mcp_servers_from_environment(environ: Mapping[str, str] = os.environ) -> lis
         except ValueError as error:
             raise ValueError(f"{VARIABLE}: {error}") from None
     return found
+
+
+class Misconfigured(AbstractToolset[Any]):
+    """In place of the servers of a wrong COPILOT_MCP_SERVERS: no tools, and each turn the person reads why."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+        self._said: set[str] = set()
+
+    @property
+    def id(self) -> str | None:
+        return VARIABLE
+
+    async def for_run(self, ctx: RunContext[Any]) -> Misconfigured:
+        return Misconfigured(self.problem)  # what a run said is its own
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        told = f"The MCP servers are left out: {self.problem}. Until it is fixed, the copilot goes on without them."
+        await say_once_a_turn(ctx, told, self._said)
+        return {}
+
+    async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]) -> Any:
+        raise ToolFailed(f"no tool {name!r}")  # never offered
 
 
 def _json_of(raw: str) -> Any:
@@ -87,7 +128,7 @@ def _json_of(raw: str) -> Any:
         raise ValueError(f"{VARIABLE} {where} ({error.msg}, line {error.lineno} column {error.colno})") from None
 
 
-def _servers_object(value: Any, raw: str) -> dict[str, Any]:
+def _servers_object(value: Any) -> dict[str, Any]:
     if isinstance(value, dict) and isinstance(value.get("mcpServers"), dict):
         value = value["mcpServers"]
     if not isinstance(value, dict) or not all(isinstance(entry, dict) for entry in value.values()):

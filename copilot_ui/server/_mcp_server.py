@@ -11,8 +11,10 @@ pydantic-ai's MCPToolset speaks MCP, over stdio or streamable HTTP; McpServer wr
   them, and the conversation says once a turn which server, what happened and what to check;
 - a server that dies during a call gives that call an error naming the server; the next run starts it
   again (a stdio server is kept running between runs, and started anew when it has exited);
-- its headers, its environment and its URL's credentials are secrets: `secrets()` names them, and what it
-  says is scrubbed of them.
+- a tool named as one the page offers is left out (the page's is used; two tools of one name would fail
+  every run), and the conversation says to give the server a prefix;
+- its headers, its environment and its URL's credentials are secrets: `secrets()` names them, and its
+  results, its errors and what is said about it are scrubbed of them.
 """
 
 from __future__ import annotations
@@ -20,24 +22,21 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ag_ui.core import TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from fastmcp.client.transports import StdioTransport
 from pydantic_ai import RunContext
-from pydantic_ai.exceptions import ApprovalRequired, ModelRetry, ToolFailed, UserError
+from pydantic_ai.exceptions import ApprovalRequired, ModelRetry, ToolFailed
 from pydantic_ai.mcp import MCPToolset
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
 from ..agents import Scrubber
 from ..agents._http import request_secrets
 from ._mcp_failures import Reach, why_stopped, why_unavailable
-from ._shared_state import AGUIEventNow
+from ._run_notice import say_once_a_turn
 
 logger = logging.getLogger("copilot_ui.mcp")
 
@@ -165,7 +164,7 @@ class McpServer(AbstractToolset[Any]):
                 await self._unavailable(error)
             else:
                 return await self._without_the_pages(tools, ctx)
-        await self._say_once(ctx, self._run.unavailable or "")
+        await say_once_a_turn(ctx, self._run.unavailable or "", self._run.said)
         return {}
 
     async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]) -> Any:
@@ -198,11 +197,11 @@ class McpServer(AbstractToolset[Any]):
         if not clashing:
             return tools
         names = ", ".join(clashing)
-        await self._say_once(
-            ctx,
+        told = (
             f"The MCP server \"{self.name}\" has tools named as the page's ({names}): the page's are used. "
-            f'Give the server a prefix (prefix="{self.name}") to offer both.',
+            f'Give the server a prefix (prefix="{self.name}") to offer both.'
         )
+        await say_once_a_turn(ctx, told, self._run.said)
         return {name: tool for name, tool in tools.items() if name not in clashing}
 
     async def _answers(self) -> bool:
@@ -213,23 +212,6 @@ class McpServer(AbstractToolset[Any]):
         except Exception:
             return False
         return True
-
-    async def _say_once(self, ctx: RunContext[Any], text: str) -> None:
-        """Tell the person, in the conversation, once a run and not again in the same turn."""
-        if text in self._run.said or _said_this_turn(ctx.messages, text):
-            return
-        self._run.said.add(text)
-        message_id = f"mcp-{uuid.uuid4().hex}"
-        events = (
-            TextMessageStartEvent(message_id=message_id, role="assistant"),
-            TextMessageContentEvent(message_id=message_id, delta=text),
-            TextMessageEndEvent(message_id=message_id),
-        )
-        try:
-            for event in events:
-                await ctx.emit(AGUIEventNow(event=event))
-        except UserError:  # a run without an event stream (agent.run): the log has it
-            pass
 
     def _scrubbed(self, result: Any) -> Any:
         """The result without the server's secrets (a server may echo them): neither the thread nor the model keeps them."""
@@ -278,14 +260,3 @@ def _reach_of(toolset: MCPToolset[Any]) -> Reach:
         return Reach(command=transport.command)
     url = getattr(transport, "url", None)
     return Reach(url=str(url) if url is not None else None, headers=dict(getattr(transport, "headers", None) or {}))
-
-
-def _said_this_turn(messages: list[ModelMessage], text: str) -> bool:
-    """Whether a reply since the person's last message holds this text (a follow-up run need not say it again)."""
-    for message in reversed(messages):
-        if isinstance(message, ModelResponse):
-            if any(isinstance(part, TextPart) and text in part.content for part in message.parts):
-                return True
-        elif isinstance(message, ModelRequest) and any(isinstance(part, UserPromptPart) for part in message.parts):
-            return False
-    return False

@@ -17,7 +17,7 @@ from ag_ui.core import ToolMessage
 import copilot_ui as cui
 from copilot_ui.agents import Agent
 from copilot_ui.core import Approve, AwaitingPerson, Deny, RunLoop, Thread, Toolbox, TurnOutcome, tool_from_function
-from copilot_ui.server import agent_from_environment, builtin_agent, demo_model, mcp_servers_from_environment
+from copilot_ui.server import agent_from_environment, builtin_agent, demo_model, read_mcp_servers
 
 from .._processes import free_port
 from ..mcp_server import HttpNotes, NotesFolder, start_http_notes
@@ -418,13 +418,30 @@ def test_the_environment_may_name_a_file_in_the_shape_other_mcp_clients_use(fold
         )
     )
 
-    servers = mcp_servers_from_environment({"COPILOT_MCP_SERVERS": str(file)})
+    servers = read_mcp_servers({"COPILOT_MCP_SERVERS": str(file)})
 
     assert [server.name for server in servers] == ["notes"]
 
 
+async def test_a_wrong_variable_leaves_every_server_out_and_the_copilot_says_why(folder: NotesFolder, monkeypatch):
+    servers = {"notes": {**folder.stdio(), "aproval": ["erase_notes"]}}  # misspelt: erase_notes would run unasked
+    monkeypatch.setenv("COPILOT_MCP_SERVERS", json.dumps(servers))
+    page = Page(agent_from_environment())
+
+    await page.say("erase_notes")
+    await page.say("set_theme dark")
+
+    assert folder.calls() == []
+    assert page.said() == [
+        'The MCP servers are left out: COPILOT_MCP_SERVERS: server "notes": "aproval" is not a setting of an MCP server '
+        "(they are: command, args, env, cwd, url, headers, approval, prefix, timeout, type, disabled). Until it is "
+        "fixed, the copilot goes on without them.",
+        "Done: Theme is now dark.",
+    ]
+
+
 def test_no_variable_no_servers():
-    assert mcp_servers_from_environment({}) == []
+    assert read_mcp_servers({}) == []
 
 
 @pytest.mark.parametrize(
@@ -458,6 +475,6 @@ def test_no_variable_no_servers():
 )
 def test_a_wrong_variable_is_a_clear_error(value: str, message: str):
     with pytest.raises(ValueError, match=r"^COPILOT_MCP_SERVERS") as raised:
-        mcp_servers_from_environment({"COPILOT_MCP_SERVERS": value})
+        read_mcp_servers({"COPILOT_MCP_SERVERS": value})
 
     assert str(raised.value).startswith(message)
