@@ -169,7 +169,8 @@ class McpServer(AbstractToolset[Any]):
 
     async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]) -> Any:
         if not ctx.tool_call_approved and self.approval(self._own_name(name), tool_args):
-            raise ApprovalRequired()
+            # The interrupt's metadata: whose tool it is and what it does, for a client to show with the question
+            raise ApprovalRequired(metadata={"mcp_server": self.name, "description": tool.tool_def.description or ""})
         if self._run.stopped is not None:
             raise ToolFailed(self._run.stopped)
         try:

@@ -177,6 +177,8 @@ async def test_a_call_needing_approval_waits_for_the_person_and_runs_once_when_a
     assert await page.say("erase_notes") == "waiting"
     assert folder.calls() == ["add_note"]  # not run while it waits
     assert page.asked[-1].tool_name == "erase_notes" and page.asked[-1].kind == "approval"
+    [interrupt] = page.thread.interrupts
+    assert interrupt.metadata == {"mcp_server": "notes", "description": "Erase every note."}
 
     assert await page.decide(Approve()) == "done"
 
