@@ -16,6 +16,7 @@ BENCHMARKS = [
     "bench.sink_rate",
     "bench.open_thread",
     "bench.reveal_text",
+    "bench.mcp_turns",
 ]
 
 

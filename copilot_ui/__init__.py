@@ -65,6 +65,8 @@ _PUBLIC = {
     "AgentRegistry": "copilot_ui.agents",
     "builtin_agent": "copilot_ui.server",
     "compatible_model": "copilot_ui.server",
+    "mcp_server": "copilot_ui.server",
+    "McpServer": "copilot_ui.server",
     # the wire
     "ProtocolError": "copilot_ui.protocol",
     "replay": "copilot_ui.protocol",

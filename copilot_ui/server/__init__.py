@@ -1,5 +1,5 @@
-"""The built-in agent: a pydantic-ai Agent with a deterministic demo model, how the app picks its agent, and how
-it is served over AG-UI (agui_app, behind EndpointAccess)."""
+"""The built-in agent: a pydantic-ai Agent with a deterministic demo model and the tools of MCP servers, how the app
+picks its agent, and how it is served over AG-UI (agui_app, behind EndpointAccess)."""
 
 from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic_agent, compatible_model
 from ._app import agui_app
@@ -8,6 +8,8 @@ from ._demo import demo_model
 from ._demo_report import ReportState, demo_backend_tools
 from ._demo_script import PHRASES as DEMO_PHRASES
 from ._endpoint_access import EndpointAccess, guarded, refusal
+from ._mcp import mcp_servers_from_environment, read_mcp_servers
+from ._mcp_server import McpServer, mcp_server
 from ._model_errors import ModelErrors, ModelProvider
 from ._model_settings import DEFAULT_TIMEOUT, settings_from_environment
 from ._shared_state import emit_state_delta
@@ -17,6 +19,7 @@ __all__ = [
     "DEMO_PHRASES",
     "INSTRUCTIONS",
     "EndpointAccess",
+    "McpServer",
     "ModelErrors",
     "ModelProvider",
     "ReportState",
@@ -31,6 +34,9 @@ __all__ = [
     "demo_model",
     "emit_state_delta",
     "guarded",
+    "mcp_server",
+    "mcp_servers_from_environment",
+    "read_mcp_servers",
     "refusal",
     "settings_from_environment",
 ]

@@ -15,13 +15,13 @@ tools' state events stream to the page.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from ag_ui.core import RunAgentInput
+from ag_ui.core import BaseEvent, RunAgentInput
 from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
-from pydantic_ai import RunContext, Tool
+from pydantic_ai import DeferredToolRequests, RunContext, Tool
 from pydantic_ai.models import Model
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
@@ -32,6 +32,7 @@ from pydantic_ai.ui import StateDeps
 
 from ..agents import LocalAgent
 from ._demo import demo_model
+from ._mcp_server import PAGE_TOOLS, McpServer
 from ._model_errors import ModelErrors, ModelProvider, host_of, provider_of
 from ._model_settings import INSTRUCTIONS, timeout_of, with_timeout
 from ._shared_state import shared_state_instructions
@@ -70,7 +71,7 @@ def builtin_pydantic_agent(
     settings: ModelSettings | None = None,
     toolsets: Toolsets = (),
     instructions: str = INSTRUCTIONS,
-) -> PydanticAgent[Any, str]:
+) -> PydanticAgent[Any, str | DeferredToolRequests]:
     """The pydantic-ai agent behind the built-in copilot, with the app's backend tools and toolsets (MCP servers).
 
     With a `state_type`, its deps are `StateDeps[state_type]` (run it with such deps, e.g.
@@ -81,6 +82,9 @@ def builtin_pydantic_agent(
     agent = PydanticAgent(
         model if model is not None else builtin_model(),
         instructions=instructions,
+        # A call that needs a person's approval (an MCP server's, a backend tool's) ends the run with an interrupt,
+        # also on a page that offers no tools of its own (pydantic-ai's AG-UI adapter adds this only for those)
+        output_type=[str, DeferredToolRequests],
         name="copilot",
         tools=tools,
         toolsets=toolsets,
@@ -114,7 +118,7 @@ def builtin_agent(
     agent = builtin_pydantic_agent(
         model, tools=tools, state_type=state_type, settings=settings, toolsets=toolsets, instructions=instructions
     )
-    return LocalAgent(
+    return _BuiltinAgent(
         agent,
         agent_id=agent_id,
         description=description,
@@ -134,6 +138,23 @@ def model_errors(model: Model | str | None, settings: ModelSettings) -> ModelErr
             model_check="check COPILOT_MODEL and COPILOT_BASE_URL",
         )
     return ModelErrors(provider, str(getattr(model, "model_name", "") or model or ""), timeout_of(settings))
+
+
+class _BuiltinAgent(LocalAgent):
+    """The built-in agent, in process; the credentials of its MCP servers are its secrets (no person sees them), and
+    an MCP server leaves out a tool named as one the page offers."""
+
+    async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        # Set in the task that runs this one run (no reset: the task's context ends with it)
+        PAGE_TOOLS.set(frozenset(tool.name for tool in run_input.tools))
+        async for event in super()._events(run_input):
+            yield event
+
+    def secrets(self) -> list[str]:
+        servers: list[McpServer] = []
+        for toolset in self.agent.toolsets:
+            toolset.apply(lambda leaf: servers.append(leaf) if isinstance(leaf, McpServer) else None)
+        return list(dict.fromkeys([*super().secrets(), *(secret for server in servers for secret in server.secrets())]))
 
 
 def _state_deps(state_type: type[BaseModel]) -> Any:
