@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from typing import TYPE_CHECKING
 
 from ..agents import Agent, HttpAgent
+
+logger = logging.getLogger("copilot_ui.server")
+
+# Variables for the built-in agent only: a remote AG-UI server brings its own model and tools.
+BUILTIN_ONLY = ("COPILOT_MODEL", "COPILOT_MCP_SERVERS", "COPILOT_SYSTEM_PROMPT", "COPILOT_BASE_URL")
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -21,6 +27,12 @@ def agent_from_environment(
     with these backend tools and shared-state type (see `builtin_agent`)."""
     url = os.environ.get("COPILOT_AGENT_URL", "").strip()
     if url:
+        unused = [name for name in BUILTIN_ONLY if os.environ.get(name, "").strip()]
+        if unused:  # a person who set both expects both to count: say which one does
+            not_used = ", ".join(unused)
+            logger.warning(
+                "COPILOT_AGENT_URL is set, so the agent is that server: %s (for the built-in agent) not used", not_used
+            )
         return HttpAgent(url, agent_id=agent_id, headers=agent_headers(os.environ.get("COPILOT_AGENT_HEADERS")))
     from ._agent import builtin_agent
     from ._mcp import mcp_servers_from_environment

@@ -193,6 +193,8 @@ class ViewSink:
         raw = event.event
         if raw.type in _ACTIVITY_EVENTS:
             self._activity_changed(raw.message_id)
+        elif raw.type == EventType.MESSAGES_SNAPSHOT:
+            self._items_changed()  # the agent replaced the conversation: show it now, not at the next change
         elif getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(getattr(raw, "value", None), list):
             offered = [str(text).strip() for text in raw.value if isinstance(text, str) and text.strip()]
             self._suggestions = [self._scrubber.scrub(text)[:SUGGESTION_CHARS] for text in offered[:SUGGESTIONS]]

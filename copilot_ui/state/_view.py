@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ag_ui.core import ActivityMessage, AssistantMessage, ReasoningMessage, ToolCall, UserMessage
+from ag_ui.core import ActivityMessage, AssistantMessage, ReasoningMessage, ToolCall, ToolMessage, UserMessage
 
 from ..core import Thread, parse_arguments
 from ._declarations import ACTIVITY
@@ -214,7 +214,7 @@ class Conversation:
         if call.id in marks.arguments:
             card["s"] = "streaming"
         elif result is not None:
-            card["s"] = self.outcomes.get(call.id) or ("error" if result.error else "complete")
+            card["s"] = self.outcomes.get(call.id) or ("error" if result.error else agent_outcome(result))
         elif waiting is not None and call.id not in thread.decisions:
             card["s"] = "awaiting_approval" if waiting.kind == "approval" else "awaiting_input"
             card["d"] = waiting.digest
@@ -285,6 +285,19 @@ class Conversation:
         if part == "q":
             return question_of(thread, call)
         return None
+
+
+AGENT_OUTCOMES = {"failed": "error", "denied": "denied", "interrupted": "aborted"}  # pydantic-ai's, as a card's status
+
+
+def agent_outcome(result: ToolMessage) -> str:
+    """How a call the agent ran itself (a backend or MCP tool) ended: AG-UI's tool result has no outcome, so
+    pydantic-ai puts a failure in the result message's encrypted_value, under its own key; anything else is done."""
+    try:
+        claim = json.loads(result.encrypted_value or "{}").get("pydantic_ai") or {}
+    except (ValueError, AttributeError):
+        return "complete"
+    return AGENT_OUTCOMES.get(claim.get("outcome"), "complete") if isinstance(claim, dict) else "complete"
 
 
 def shown_arguments(thread: Thread, call: ToolCall) -> dict[str, Any] | None:

@@ -5,8 +5,9 @@ can still reject what a prediction wrote."""
 from __future__ import annotations
 
 import asyncio
+import json
 
-from ag_ui.core import ActivityDeltaEvent, ActivitySnapshotEvent
+from ag_ui.core import ActivityDeltaEvent, ActivitySnapshotEvent, AssistantMessage, FunctionCall, ToolCall, ToolMessage
 
 from copilot_ui.agents import ScriptedAgent
 from copilot_ui.agents import scripts as s
@@ -54,3 +55,16 @@ def test_a_provisional_prediction_is_kept_with_the_conversation():
 
     assert reopened.predicted_from == {"document": ["My draft."], "title": []}
     assert reopened.predicted_calls == ["call-write"]
+
+
+def test_a_call_the_agent_ran_itself_and_that_failed_shows_as_failed():
+    thread = Thread("thread-1")
+    call = FunctionCall(name="erase_notes", arguments="{}")
+    thread.add_message(AssistantMessage(id="a1", tool_calls=[ToolCall(id="c1", function=call)]))
+    failed = json.dumps({"pydantic_ai": {"outcome": "failed"}})  # what pydantic-ai's AG-UI adapter sends
+    thread.add_message(ToolMessage(id="r1", tool_call_id="c1", content="the server stopped", encrypted_value=failed))
+    thread.add_message(AssistantMessage(id="a2", tool_calls=[ToolCall(id="c2", function=call)]))
+    thread.add_message(ToolMessage(id="r2", tool_call_id="c2", content="erased"))
+
+    cards = [item for item in Conversation.of(thread.id).items(thread) if item["k"] == "t"]
+    assert [card["s"] for card in cards] == ["error", "complete"]
