@@ -46,8 +46,8 @@ from copilot_ui.core import (
     TurnStarted,
     UserMessageAdded,
 )
-from copilot_ui.state._sink import ViewSink
-from copilot_ui.state._view import Conversation
+from copilot_ui.state.sink import ViewSink
+from copilot_ui.state.view import Conversation
 from tests.hostile_agent import reply_tokens
 
 INTERVALS_MS = (1.0, 5.0)

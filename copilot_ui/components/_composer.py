@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state import CopilotState, LiveState
-from ..state._sink import COMPOSER_INPUT_ID
+from ..state.view import COMPOSER_INPUT_ID
 
 
 def composer(agent: str = "default") -> rx.Component:

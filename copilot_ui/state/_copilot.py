@@ -1,9 +1,10 @@
 """CopilotState: the conversation of a tab, and the person's events on it.
 
 Sending a message, deciding on a waiting call, Retry, Regenerate, editing a message: each reaches the
-one drive of the tab's thread (`_driving`). The conversation is kept in the app's store for its owner
-(`_saving`, `_owner`), comes back after a reload or a restart, and is one of the owner's threads
-(`_threads`).
+one drive of the tab's thread through `turns.work`, given the tab as a `StateTab` (at the end of this
+file: the one door through which a drive, its sink and its tools reach this state). The conversation
+is kept in the app's store for its owner (`turns`' keeping, `_owner`), comes back after a reload or a
+restart, and is one of the owner's threads (`_threads`).
 
 Everything the browser sends is untrusted: an agent is one of the configured ones, a decision names
 a card by its item id and the digest of what the person was shown (the core refuses any other), a
@@ -24,21 +25,25 @@ from reflex_base.utils.form import FormData
 from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread
 from ..protocol import new_id
 from ..store import StoredThread
-from . import _browser_tools as browser_tools
-from . import _drives as drives
-from . import _remote as remote
-from ._approval import ApprovalState, approval_request, edited_arguments, pending_approval
-from ._cluster import worker
-from ._declarations import copilot
-from ._driving import work
+from ._approval import ApprovalState
 from ._forms import form_answer
-from ._handover import handover, window_texts
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
-from ._saving import cut_off, load, resumed
-from ._shared_state import shared_state
-from ._sink import COMPOSER_INPUT_ID
-from ._view import Conversation, drawn_by_app, shown_arguments
+from .declarations import copilot, shared_state
+from .sink import Shown
+from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker
+from .view import (
+    COMPOSER_INPUT_ID,
+    Conversation,
+    approval_request,
+    drawn_by_app,
+    edited_arguments,
+    handover,
+    pending_approval,
+    shown_arguments,
+    whole_texts_script,
+    window_texts,
+)
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -129,7 +134,8 @@ class CopilotState(rx.State):
         async def elsewhere(thread: Thread, _conversation: Conversation) -> None:
             await remote.queue(thread.id, message_id, text)
 
-        async for event in work(self, send_it, join=join, remote_request=elsewhere, agent_id=str(form.get("agent") or "")):
+        asked = str(form.get("agent") or "")
+        async for event in work(StateTab(self), send_it, join=join, remote_request=elsewhere, agent_id=asked):
             yield event
 
     @rx.event(background=True)
@@ -142,7 +148,7 @@ class CopilotState(rx.State):
                 drive.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
             return await drive.loop.regenerate(drive.thread, claim=drive.claim)
 
-        async for event in work(self, regenerate_it, join=lambda _drive: True):
+        async for event in work(StateTab(self), regenerate_it, join=lambda _drive: True):
             yield event
 
     @rx.event(background=True)
@@ -159,7 +165,7 @@ class CopilotState(rx.State):
             drive.sink.replacing_from(message_id)
             return await drive.loop.edit(drive.thread, message_id, text, new_id("user-"), claim=drive.claim)
 
-        async for event in work(self, edit_it, join=lambda _drive: True):
+        async for event in work(StateTab(self), edit_it, join=lambda _drive: True):
             yield event
 
     @rx.event(background=True)
@@ -170,7 +176,7 @@ class CopilotState(rx.State):
             drive.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
             return await drive.loop.retry(drive.thread, claim=drive.claim)
 
-        async for event in work(self, retry_it, join=lambda _drive: True):
+        async for event in work(StateTab(self), retry_it, join=lambda _drive: True):
             yield event
 
     @rx.event(background=True)
@@ -294,7 +300,8 @@ class CopilotState(rx.State):
             thread, conversation = drive.thread, drive.sink.conversation
         elif await remote.texts(thread.id, tids):
             return  # the worker that drives the thread hands them over
-        script = handover(tids, thread, conversation, drive.sink if drive is not None else None, copilot.scrubber())
+        so_far = drive.sink.text_so_far if drive is not None else None
+        script = handover(tids, thread, conversation, so_far, copilot.scrubber())
         if script:
             yield rx.call_script(script)
 
@@ -302,7 +309,7 @@ class CopilotState(rx.State):
     async def browser_result(self, reply: Any) -> None:
         """A browser tool's script answered (its callback)."""
         token = self.router.session.client_token
-        if not browser_tools.deliver(token, reply):
+        if not deliver_browser_answer(token, reply):
             await remote.browser_answer(token, reply)
 
     @rx.event
@@ -426,39 +433,54 @@ class CopilotState(rx.State):
                 await remote.decide(thread.id, call_id, decision, str(digest))
 
         yield rx.set_focus(COMPOSER_INPUT_ID)  # the decision is made: back to the message box
-        async for event in work(self, resume, record=record, remote_request=elsewhere):
+        async for event in work(StateTab(self), resume, record=record, remote_request=elsewhere):
             yield event
 
-    async def _show_drive(
-        self,
-        thread: Thread,
-        conversation: Conversation,
-        items: list[dict[str, Any]] | None,
-        status: str,
-        running: bool,
-        shared: dict[type, dict[str, Any]] | None = None,
-        suggestions: list[str] | None = None,
-    ) -> None:
-        """The sink's write: the items, the status line, the agent's state; the thread is kept with the tab's state."""
+    async def _show_drive(self, shown: Shown) -> None:
+        """A drive's sink writes what the tab shows: the items, the status line, the agent's state; the thread is kept
+        with the tab's state."""
         async with self:
-            shown = self.get_value("_thread")
-            if shown is not None and shown.id != thread.id:
+            showing = self.get_value("_thread")
+            if showing is not None and showing.id != shown.thread.id:
                 return  # the tab moved on to another conversation: this drive's view is written nowhere
+            thread, conversation = shown.thread, shown.conversation
             self._thread, self._conversation, self._worker = thread, conversation, worker()
-            if items is not None:
-                self._show(items)
-                self._offer_approval(thread, conversation, items, await self.get_state(ApprovalState))
-            for state_type, values in (shared or {}).items():
+            if shown.items is not None:
+                self._show(shown.items)
+                self._offer_approval(thread, conversation, shown.items, await self.get_state(ApprovalState))
+            for state_type, values in shown.shared.items():
                 shared_state(state_type).write(await self.get_state(state_type), values)
-            if suggestions is not None and suggestions != self.suggestions:
-                self.suggestions = suggestions
-            elif running and self.suggestions:
+            if shown.suggestions is not None and shown.suggestions != self.suggestions:
+                self.suggestions = shown.suggestions
+            elif shown.running and self.suggestions:
                 self.suggestions = []
-            live = await self.get_state(LiveState)
-            if live.status != status:
-                live.status = status
-            if live.running != running:
-                live.running = running
+            await self._say_running(shown.running, shown.status)
+
+    async def _say_running(self, running: bool, status: str, dev: str = "") -> None:
+        """Whether a drive runs for the tab and what it does now (inside `async with self`)."""
+        live = await self.get_state(LiveState)
+        if live.status != status:
+            live.status = status
+        if live.running != running:
+            live.running = running
+        if dev and live.dev != dev:
+            live.dev = dev
+
+    def _agent_for(self, asked: str, thread: Thread, conversation: Conversation) -> str | Refused:
+        """The agent a new drive of the conversation talks to: the one it has, else the one asked for, if configured
+        (then fixed); else the refusal, shown in the conversation (inside `async with self`)."""
+        if self._agent_id:
+            return self._agent_id
+        known = copilot.agent_ids()
+        wanted = asked or "default"
+        if wanted not in known:
+            shown = "".join(ch for ch in wanted[:40] if ch.isprintable())
+            refusal = f"There is no agent {shown!r} here; this copilot can use: {', '.join(known)}."
+            note = conversation.add_note("error", refusal, None)
+            self._show(conversation.items(thread))
+            return Refused(whole_texts_script({note.id: [0, refusal]}))
+        self._agent_id, self.agent, self.model = wanted, wanted, copilot.model_label(wanted)
+        return wanted
 
     def _offer_approval(self, thread: Thread, conversation: Conversation, items: list[dict[str, Any]], approval: Any) -> None:
         """Open the approval dialog on the first call that waits for one (or close it when none waits)."""
@@ -507,7 +529,8 @@ def opened(stored: StoredThread) -> tuple[Thread, Conversation, str]:
         thread, conversation = running.thread, running.sink.conversation
     else:
         thread, conversation = resumed(stored, copilot.rendered_tools())
-    texts = window_texts(thread, conversation, running.sink if running is not None else None, copilot.scrubber(), WINDOW)
+    so_far = running.sink.text_so_far if running is not None else None
+    texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW)
     return thread, conversation, texts
 
 
@@ -536,3 +559,35 @@ def _takes_text(tool_name: str) -> bool:
 
 def _id_of(thread: Thread | None) -> str | None:
     return thread.id if thread is not None else None
+
+
+class StateTab:
+    """A tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` the drive uses)."""
+
+    def __init__(self, state: CopilotState) -> None:
+        self._state = state
+        self.token = state.router.session.client_token
+        self.page = state.router.url.path or "/"
+        self.browser_answer = CopilotState.browser_result
+
+    def locked(self) -> Any:
+        return self._state  # `async with` a background event's state locks it
+
+    async def owner(self) -> str:
+        return await self._state._owner()
+
+    async def conversation(self, owner: str) -> tuple[Thread, Conversation]:
+        return await self._state._current_or_stored(owner)
+
+    def agent(self, asked: str, thread: Thread, conversation: Conversation) -> str | Refused:
+        return self._state._agent_for(asked, thread, conversation)
+
+    async def page_state(self, state_type: type) -> Any:
+        return await self._state.get_state(state_type)
+
+    async def show(self, shown: Shown) -> None:
+        await self._state._show_drive(shown)
+
+    async def running(self, running: bool, status: str = "", dev: str = "") -> None:
+        async with self._state:
+            await self._state._say_running(running, status, dev)

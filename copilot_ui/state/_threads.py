@@ -15,8 +15,8 @@ from typing import Any
 import reflex as rx
 
 from ._copilot import CopilotState, opened
-from ._declarations import copilot
-from ._saving import load
+from .declarations import copilot
+from .turns import load
 
 logger = logging.getLogger("copilot_ui.state")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from copilot_ui.state._text_channel import append_script, whole_texts_script
+from copilot_ui.state.view import append_script, whole_texts_script
 
 from ._person import ask, card, copilot, dialog, idle, order_status, replies
 

@@ -12,7 +12,7 @@ from ag_ui.core import ActivityDeltaEvent, ActivitySnapshotEvent, AssistantMessa
 from copilot_ui.agents import ScriptedAgent
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import RunLoop, Thread
-from copilot_ui.state._view import Conversation
+from copilot_ui.state.view import Conversation
 from copilot_ui.store import SQLThreadStore
 
 PLAN = ActivitySnapshotEvent(message_id="plan-1", activity_type="plan", content={"steps": ["Find the orders"], "done": 0})

@@ -10,7 +10,7 @@ from ag_ui.core import EventType
 
 from copilot_ui.agents import HttpAgent
 from copilot_ui.core import AgentEventReceived, RunLoop, Thread, Toolbox
-from copilot_ui.state._view import Conversation
+from copilot_ui.state.view import Conversation
 
 from ..hostile_agent import HostileAgent
 

@@ -12,8 +12,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..agents import Scrubber
-from ..core import Hooks
+from ...agents import Scrubber
+from ...core import Hooks
+from ..declarations import copilot
 
 EVENT_CHARS, INPUT_CHARS = 400, 6000  # how much of an event, and of a RunAgentInput, the console shows
 
@@ -31,8 +32,6 @@ class DevConsole:
     @staticmethod
     def on() -> bool:
         """Whether the app turned the dev console on."""
-        from ._declarations import copilot
-
         return copilot.dev_console
 
     def hooks(self, base: Hooks) -> Hooks:

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..agents import Agent, AgentRegistry, Scrubber
-from ..core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
-from ..store import ThreadStore
-from ._shared_state import shared_state
+from ...agents import Agent, AgentRegistry, Scrubber
+from ...core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
+from ...store import ThreadStore
+from ._agent_states import shared_state
+from ._browser import browser_handler
 
 F = TypeVar("F", bound=Callable[..., Any])
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
@@ -72,7 +73,7 @@ class Copilot:
     def store(self) -> ThreadStore | None:
         """Where conversations are kept (made on first use: COPILOT_STORE_URL, else .copilot/threads.db); None: nowhere."""
         if self._store == _DEFAULT_STORE:
-            from ..store import SQLThreadStore
+            from ...store import SQLThreadStore
 
             self._store = SQLThreadStore()
         return self._store  # type: ignore[return-value]
@@ -117,7 +118,7 @@ class Copilot:
     def agent(self, agent_id: str = "default") -> Agent:
         """The agent with this id; the default one is chosen from the environment on first use."""
         if agent_id not in self.agents and agent_id == "default":
-            from ..server import agent_from_environment
+            from ...server import agent_from_environment
 
             self.agents.register(agent_from_environment(agent_id))
         return self.agents.get(agent_id)
@@ -165,7 +166,6 @@ class Copilot:
         `timeout` seconds, the call gets an error result. The decorated function gives the tool its
         name, description and argument schema.
         """
-        from ._browser_tools import browser_handler
 
         def register(declaration: F) -> F:
             ui = self._ui_options(declaration, options)

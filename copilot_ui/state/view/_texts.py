@@ -1,24 +1,26 @@
 """What a tab that lacks texts is given: exactly what was sent of a text being written, the whole of the others.
 
 A tab lacks texts after a reload, a reconnect, or when older items come into view. A text still
-being written is handed over as far as its pieces went (with their count), so that the pieces
-still to come follow it exactly; any other text whole, as the thread has it now, scrubbed.
+being written is handed over as far as its pieces went (with their count: `so_far`, from the sink
+that writes it), so that the pieces still to come follow it exactly; any other text whole, as the
+thread has it now, scrubbed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ..agents import Scrubber
-from ..core import Thread
-from ._sink import ViewSink
+from ...agents import Scrubber
+from ...core import Thread
+from ._conversation import Conversation
 from ._text_channel import whole_texts_script
-from ._view import Conversation
 
 MOST_AT_ONCE = 200  # text ids one request may ask for
+SoFar = Callable[[str], "tuple[int, str] | None"]  # a text being written: (its last piece's seq, what was sent); None
 
 
-def handover(tids: Any, thread: Thread, conversation: Conversation, sink: ViewSink | None, scrubber: Scrubber) -> str:
+def handover(tids: Any, thread: Thread, conversation: Conversation, so_far: SoFar | None, scrubber: Scrubber) -> str:
     """The script that hands these texts to the tab ("" when there is nothing to give)."""
     if not isinstance(tids, list):
         return ""
@@ -26,9 +28,9 @@ def handover(tids: Any, thread: Thread, conversation: Conversation, sink: ViewSi
     for tid in tids[:MOST_AT_ONCE]:
         if not isinstance(tid, str):
             continue
-        so_far = sink.text_so_far(tid) if sink is not None else None
-        if so_far is not None:
-            texts[tid] = [so_far[0], so_far[1]]
+        written = so_far(tid) if so_far is not None else None
+        if written is not None:
+            texts[tid] = [written[0], written[1]]
             continue
         whole = conversation.text_of(tid, thread)
         if whole is not None:
@@ -36,11 +38,11 @@ def handover(tids: Any, thread: Thread, conversation: Conversation, sink: ViewSi
     return whole_texts_script(texts) if texts else ""
 
 
-def window_texts(thread: Thread, conversation: Conversation, sink: ViewSink | None, scrubber: Scrubber, window: int) -> str:
+def window_texts(thread: Thread, conversation: Conversation, so_far: SoFar | None, scrubber: Scrubber, window: int) -> str:
     """The script that hands over the texts of the last `window` items: sent before the items, so that a
     conversation opened in a tab shows at once, without the tab asking for each text."""
     tids = []
     for item in conversation.items(thread)[-window:]:
         item_id = str(item["id"])
         tids += [item_id, f"{item_id}.a", f"{item_id}.r", f"{item_id}.q"]  # a card's arguments, result, question
-    return handover(tids, thread, conversation, sink, scrubber)
+    return handover(tids, thread, conversation, so_far, scrubber)

@@ -2,9 +2,10 @@
 
 A request (a message, a decision, Retry) reaches the drive of the tab's thread: the running one
 (a message is queued on it, a decision recorded and acted on), or a new one claimed in the same
-short `async with` block that found none (`_drives`), so that two clicks never start two drives.
-The drive runs the loop in a task of its own; the background event that started it yields what
-its sink sends to the browser until it is over, then the thread is saved and released.
+short locked block of the tab that found none (`_drives`), so that two clicks never start two
+drives. The drive runs the loop in a task of its own; the background event that started it yields
+what its sink sends to the browser until it is over, then the thread is saved and released. The
+tab is reached only through its `Tab` (`_tab.py`).
 """
 
 from __future__ import annotations
@@ -17,17 +18,16 @@ from typing import Any
 import reflex as rx
 from ag_ui.core import Context
 
-from ..core import ErrorOccurred, RunLoop, Session, Thread
+from ...core import ErrorOccurred, RunLoop, Session, Thread
+from ..declarations import SharedStates, copilot, current_page
+from ..sink import ViewSink
+from ..view import Conversation
 from . import _drives as drives
 from . import _remote as remote
-from ._declarations import copilot
-from ._live import LiveState
-from ._saving import Keeper
+from ._browser_answers import DrivePage
+from ._keeping import Keeper
 from ._session_states import SessionStates
-from ._shared_state import SharedStates
-from ._sink import ViewSink
-from ._text_channel import whole_texts_script
-from ._view import Conversation
+from ._tab import Refused, Tab
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -39,7 +39,7 @@ FAILED = "Something went wrong in the copilot; the server log has the details."
 
 
 async def work(
-    state: Any,
+    tab: Tab,
     job: Work,
     *,
     join: Join | None = None,
@@ -51,13 +51,14 @@ async def work(
 
     `join` puts a message on a running drive (False: it is winding down, so wait and start anew);
     `record` takes a decision (True: a new drive must act on it); `remote_request` hands the
-    request to a drive of the thread on another worker.
+    request to a drive of the thread on another worker; `agent_id` is the agent a new
+    conversation asks for.
     """
     drive, refused = None, ""
     for _ in range(20):
-        async with state:
-            owner = await state._owner()  # (it may await: before the look for a drive and the claim, which must not)
-            thread, conversation = await state._current_or_stored(owner)
+        async with tab.locked():
+            owner = await tab.owner()  # (it may await: before the look for a drive and the claim, which must not)
+            thread, conversation = await tab.conversation(owner)
             if await remote.driven_elsewhere(thread.id):  # (the tab's state stays locked: no click of its can slip in)
                 if remote_request is not None:
                     await remote_request(thread, conversation)
@@ -76,13 +77,11 @@ async def work(
             if waiting is None:
                 if record is not None and not record(thread, conversation, None):
                     return
-                refused = choose_agent(state, agent_id)
-                if refused:
-                    note = conversation.add_note("error", refused, None)
-                    state._show(conversation.items(thread))
-                    refused = whole_texts_script({note.id: [0, refused]})
+                agent = tab.agent(agent_id, thread, conversation)
+                if isinstance(agent, Refused):
+                    refused = agent.script
                 elif await remote.claim(thread):
-                    drive = begin(state, thread, conversation, owner)
+                    drive = begin(tab, thread, conversation, owner, agent)
                     if drive is None:
                         await remote.release(thread.id)
         if waiting is None:
@@ -91,33 +90,19 @@ async def work(
     if refused:
         yield rx.call_script(refused)
     if drive is not None:
-        async for event in run(state, drive, job):
+        async for event in run(tab, drive, job):
             yield event
 
 
-def choose_agent(state: Any, asked: str) -> str:
-    """Fix the conversation's agent (the one it has, else the one asked for, if configured); a refusal to show, or ""."""
-    if state._agent_id:
-        return ""
-    known = copilot.agent_ids()
-    wanted = asked or "default"
-    if wanted not in known:
-        shown = "".join(ch for ch in wanted[:40] if ch.isprintable())
-        return f"There is no agent {shown!r} here; this copilot can use: {', '.join(known)}."
-    state._agent_id, state.agent, state.model = wanted, wanted, copilot.model_label(wanted)
-    return ""
-
-
-def begin(state: Any, thread: Thread, conversation: Conversation, owner: str) -> drives.Drive | None:
+def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agent_id: str) -> drives.Drive | None:
     """Claim the thread and set up its drive (synchronous: nothing can start in between)."""
-    agent_id = state._agent_id or "default"
     shared = SharedStates(copilot.agent_states_of(agent_id))
-    sink = ViewSink(state, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
+    sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
     store = copilot.store
     keeper = Keeper(store, owner, agent_id) if store is not None else None
 
     async def read_context() -> list[Context]:
-        return await _read_context(state, thread, sink, shared)
+        return await _read_context(tab, thread, sink, shared)
 
     async def commit() -> None:  # before each agent run: the page shows the tools' changes, the thread is kept
         await sink.commit()
@@ -130,23 +115,19 @@ def begin(state: Any, thread: Thread, conversation: Conversation, owner: str) ->
         hooks=sink.hooks(copilot.hooks),
         context=read_context,
         commit=commit,
-        state_access=SessionStates(state),
-        session=Session(page=state.router.url.path or "/"),
+        state_access=SessionStates(tab),
+        session=Session(page=tab.page),
         emit=sink.emit,
         ask_person=True,
         limits=copilot.limits,
     )
-    return drives.begin(thread, loop, sink, state.router.session.client_token, keeper)
+    return drives.begin(thread, loop, sink, tab, keeper)
 
 
-async def run(state: Any, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
+async def run(tab: Tab, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
     """Run the drive in a task of its own; yield what its sink sends to the browser until it is over."""
-    async with state:
-        live = await state.get_state(LiveState)
-        live.running, live.status = True, "Thinking…"
-        if copilot.dev_console:
-            live.dev = drive.sink.dev_tid
-    task = asyncio.create_task(_drive(state, drive, job))
+    await tab.running(True, "Thinking…", drive.sink.dev_tid if copilot.dev_console else "")
+    task = asyncio.create_task(_drive(tab, drive, job))
     try:
         async for event in drive.sink.outbox():
             yield event
@@ -156,8 +137,8 @@ async def run(state: Any, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
             task.cancel()
 
 
-async def _drive(state: Any, drive: drives.Drive, job: Work) -> None:
-    drives.current.set(drive)  # tools this drive runs (in tasks of this one) find their tab through it
+async def _drive(tab: Tab, drive: drives.Drive, job: Work) -> None:
+    current_page.set(DrivePage(drive))  # browser tools this drive runs (in tasks of this one) reach its tab
     try:
         await job(drive)
     except asyncio.CancelledError:  # the server is going down: the conversation is kept, marked as cut off
@@ -175,32 +156,30 @@ async def _drive(state: Any, drive: drives.Drive, job: Work) -> None:
                 await drive.keeper.save(drive.thread, drive.sink.conversation, running=drive.interrupted)
         except Exception:
             logger.exception("showing the end of a run failed")
-            await _not_running(state)
+            await _not_running(tab)
         finally:
             drives.release(drive)
             await remote.release(drive.thread.id)
 
 
-async def _not_running(state: Any) -> None:
+async def _not_running(tab: Tab) -> None:
     try:
-        async with state:
-            live = await state.get_state(LiveState)
-            live.running, live.status = False, ""
+        await tab.running(False)
     except Exception:
         logger.exception("could not reset the copilot's running state")
 
 
-async def _read_context(state: Any, thread: Thread, sink: ViewSink, shared: SharedStates) -> list[Context]:
+async def _read_context(tab: Tab, thread: Thread, sink: ViewSink, shared: SharedStates) -> list[Context]:
     """What the agent sees, read fresh from the page's states for every run (and its state, where shared)."""
     values = []
-    async with state:
+    async with tab.locked():
         for provider in copilot.contexts:
-            page_state = await state.get_state(provider.state) if provider.state is not None else None
+            page_state = await tab.page_state(provider.state) if provider.state is not None else None
             values.append(Context(description=provider.description, value=provider.value(page_state)))
         if shared:
             page: dict[str, Any] = {}
             for part in shared.parts:
-                page |= part.read(await state.get_state(part.state_type))
+                page |= part.read(await tab.page_state(part.state_type))
             thread.state = {**thread.state, **page} if isinstance(thread.state, dict) else page
             sink.shared_state_read()
     return values

@@ -12,10 +12,10 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from ..core import Thread
-from ..store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore
+from ...core import Thread
+from ...store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore
+from ..view import Conversation
 from ._pruning import prune_now_and_then
-from ._view import Conversation
 
 logger = logging.getLogger("copilot_ui.state")
 

@@ -11,9 +11,9 @@ import asyncio
 import logging
 import time
 
-from .._home import home
-from ..store import ThreadStore
-from ..store._retention import prune_anonymous, retention_days
+from ..._home import home
+from ...store import ThreadStore
+from ...store._retention import prune_anonymous, retention_days
 
 logger = logging.getLogger("copilot_ui.state")
 

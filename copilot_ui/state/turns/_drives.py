@@ -9,12 +9,12 @@ written it back: `closing(thread_id)` is what a new drive waits for before it re
 from __future__ import annotations
 
 import asyncio
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from ..core import Claim, RunLoop, Thread, claims
-from ._saving import Keeper
-from ._sink import ViewSink
+from ...core import Claim, RunLoop, Thread, claims
+from ..sink import ViewSink
+from ._keeping import Keeper
+from ._tab import Tab
 
 
 @dataclass(eq=False)
@@ -25,7 +25,7 @@ class Drive:
     loop: RunLoop
     sink: ViewSink
     claim: Claim
-    token: str  # the browser tab it shows in
+    tab: Tab  # the person's tab it shows in
     keeper: Keeper | None = None  # saves the thread in the app's store, if it has one
     interrupted: bool = False  # the server went down while it ran: kept marked as cut off
     closed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
@@ -37,8 +37,6 @@ class Drive:
         self.sink.queue_user_message(message_id, text)
         return True
 
-
-current: ContextVar[Drive | None] = ContextVar("copilot_ui_drive", default=None)  # the drive a task works for
 
 _RUNNING: dict[str, Drive] = {}
 _CLOSING: dict[str, asyncio.Future[None]] = {}
@@ -54,14 +52,14 @@ def closing(thread_id: str) -> asyncio.Future[None] | None:
     return _CLOSING.get(thread_id)
 
 
-def begin(thread: Thread, loop: RunLoop, sink: ViewSink, token: str, keeper: Keeper | None = None) -> Drive | None:
+def begin(thread: Thread, loop: RunLoop, sink: ViewSink, tab: Tab, keeper: Keeper | None = None) -> Drive | None:
     """Claim the thread for a new drive (synchronous); None when another drive has it."""
     if thread.id in _RUNNING or thread.id in _CLOSING:
         return None
     claim = claims.claim(thread.id)
     if claim is None:
         return None
-    drive = _RUNNING[thread.id] = Drive(thread, loop, sink, claim, token, keeper)
+    drive = _RUNNING[thread.id] = Drive(thread, loop, sink, claim, tab, keeper)
     return drive
 
 

@@ -25,8 +25,8 @@ from typing import Any, Literal
 
 from ag_ui.core import ActivityMessage, AssistantMessage, ReasoningMessage, ToolCall, ToolMessage, UserMessage
 
-from ..core import Thread, parse_arguments
-from ._declarations import ACTIVITY
+from ...core import Thread, parse_arguments
+from ..declarations import ACTIVITY
 
 KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "activity": "v", "error": "e", "notice": "n"}
 RENDERED_FIELD_LIMIT = 4000  # characters of a result or an argument given to an app's tool renderer

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from ._session_states import field_value, own_fields
+from ._fields import field_value, own_fields
 
 logger = logging.getLogger("copilot_ui.state")
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import reflex as rx
 
-from ..core import Decision, Thread, decision_from_json, decision_json
-from . import _browser_tools as browser_tools
+from ...core import Decision, Thread, decision_from_json, decision_json
+from ..declarations import copilot
+from ..view import handover
+from . import _browser_answers as browser_answers
 from . import _drives as drives
 from ._cluster import cluster, worker
-from ._declarations import copilot
-from ._handover import handover
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -89,7 +89,7 @@ async def _act(control: dict[str, Any]) -> None:
     """A control from another worker, for a drive of this one."""
     kind = control.get("kind")
     if kind == "browser":
-        browser_tools.deliver(str(control.get("token")), control.get("reply"))
+        browser_answers.deliver(str(control.get("token")), control.get("reply"))
         return
     drive = drives.running(str(control.get("thread")))
     if drive is None:
@@ -102,6 +102,6 @@ async def _act(control: dict[str, Any]) -> None:
     elif kind == "queue":
         drive.take_message(str(control["id"]), str(control["text"]))
     elif kind == "texts":
-        script = handover(control.get("tids"), drive.thread, drive.sink.conversation, drive.sink, copilot.scrubber())
+        script = handover(control.get("tids"), drive.thread, drive.sink.conversation, drive.sink.text_so_far, copilot.scrubber())
         if script:
             drive.sink.send_event(rx.call_script(script))

@@ -1,0 +1,26 @@
+"""What an app declares about its copilot (the bottom layer of the Reflex binding): agents, tools and how their calls
+look, context, hooks, the Reflex states shared with agents, and browser tools' handlers. It imports no other layer."""
+
+from ._agent_states import SharedState, SharedStates, shared_state
+from ._browser import BrowserPage, BrowserToolError, current_page
+from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, ToolUI, copilot
+from ._fields import detached, field_value, field_values, own_fields
+
+__all__ = [
+    "ACTIVITY",
+    "DEMO_MODEL_LABEL",
+    "BrowserPage",
+    "BrowserToolError",
+    "ContextProvider",
+    "Copilot",
+    "SharedState",
+    "SharedStates",
+    "ToolUI",
+    "copilot",
+    "current_page",
+    "detached",
+    "field_value",
+    "field_values",
+    "own_fields",
+    "shared_state",
+]

@@ -1,0 +1,259 @@
+"""What a drive sends to its tab, at a bounded pace: texts as appended pieces, the items and the status when they change.
+
+Buffers change at once (never blocking the loop); a flush then sends, in this order:
+- the new pieces of every text being written, as one `rx.call_script` that appends them in the
+  browser (`cui_text.jsx`): a text is never resent, so a long reply costs its own size;
+- whole texts that became known (a result, an error, the person's message);
+- what the tab shows besides (`Shown`: the items, the status line, the agent's state), through
+  the `show` it was given, only when something of it changed.
+
+At most one flush starts per `interval` (measured from the start of the previous one), whatever
+the token rate; text alone waits a little longer (`TEXT_WAIT`) to travel in fewer, fuller frames,
+and the first piece of a text goes at once. Everything shown passes the scrubber first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import reflex as rx
+
+from ...agents import Scrubber, StreamScrubber
+from ...core import Thread
+from ..view import COMPOSER_INPUT_ID, Conversation, append_script, whole_texts_script
+
+MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
+TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
+TEXT_BATCH = 240  # characters of text that are worth a frame of their own
+_DONE = object()
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a flush shows in the tab besides the texts (the tab's `show` writes it into its state)."""
+
+    thread: Thread
+    conversation: Conversation
+    items: list[dict[str, Any]] | None  # None: unchanged
+    status: str
+    running: bool
+    shared: dict[type, dict[str, Any]]  # fields of the app's states bound to the agent's state, to write
+    suggestions: list[str] | None  # what the agent proposed to ask next (None: nothing new)
+
+
+Show = Callable[[Shown], Awaitable[None]]
+
+
+@dataclass
+class _Stream:
+    """A text being written: what is scrubbed and waiting to go, and how many pieces went."""
+
+    scrubber: StreamScrubber
+    seq: int = -1
+    pending: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    ended: bool = False
+
+
+class Outgoing:
+    """Buffers what a drive shows and sends it to the tab; a subclass says what is shown (`_shown`)."""
+
+    def __init__(
+        self, show: Show, thread: Thread, conversation: Conversation, *, scrubber: Scrubber, interval: float = MIN_INTERVAL
+    ) -> None:
+        self._show = show
+        self.thread = thread
+        self.conversation = conversation
+        self._scrubber = scrubber
+        self._interval = interval
+        self._streams: dict[str, _Stream] = {}
+        self._seqs = conversation.seqs  # tid -> the last piece (or whole text) sent, counted across drives
+        self._wholes: dict[str, str] = {}  # tid -> whole text to hand over at the next flush
+        self._items_dirty = False
+        self._items_can_wait = False  # the pending item changes may wait for text (a reply started, no words yet)
+        self._status = "Thinking…"
+        self._status_dirty = True
+        self._urgent = True
+        self._last_start = 0.0
+        self._flushing = asyncio.Lock()
+        self._nudge = asyncio.Event()
+        self._pending_chars = 0  # characters of text waiting for the next flush
+        self._timer: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
+
+    # What the subclass tells
+
+    def _shown(self, items_changed: bool) -> Shown:
+        """What the tab shows now besides the texts (its items only when they changed)."""
+        raise NotImplementedError
+
+    def _more_news(self) -> bool:
+        """Whether something of the subclass's own waits to be shown."""
+        return False
+
+    def _cleared(self) -> None:
+        """What `_shown` handed over was sent."""
+
+    # Buffers
+
+    def _append(self, tid: str, delta: str) -> None:
+        stream = self._streams.get(tid)
+        if stream is None:
+            stream = self._streams[tid] = _Stream(self._scrubber.stream(), seq=self._seqs.get(tid, -1))
+            self._urgent = True  # the first words of a text go at once
+        piece = stream.scrubber.feed(delta)
+        if piece:
+            stream.pending.append(piece)
+            self._pending_chars += len(piece)
+
+    def _end_stream(self, tid: str) -> None:
+        stream = self._streams.get(tid)
+        if stream is not None:
+            rest = stream.scrubber.end()
+            if rest:
+                stream.pending.append(rest)
+                self._pending_chars += len(rest)
+            stream.ended = True
+
+    def _whole(self, tid: str, text: str) -> None:
+        self._wholes[tid] = self._scrubber.scrub(text)
+        self._urgent = True
+
+    def _items_changed(self, can_wait: bool = False) -> None:
+        """The items must be sent again; `can_wait`: this change may wait like text (if all pending ones may)."""
+        self._items_can_wait = can_wait and (self._items_can_wait or not self._items_dirty)
+        self._items_dirty = True
+
+    def _set_status(self, status: str) -> None:
+        if status != self._status:
+            self._status = status
+            self._status_dirty = True
+
+    # What a tab that missed pieces asks for
+
+    def text_so_far(self, tid: str) -> tuple[int, str] | None:
+        """A text this drive is writing, as far as it was sent (None if it writes no such text)."""
+        stream = self._streams.get(tid)
+        if stream is None:
+            return None
+        return stream.seq, "".join(stream.sent)
+
+    # Sending
+
+    async def outbox(self) -> AsyncIterator[Any]:
+        """The browser events this drive sends (a background event handler yields them)."""
+        while True:
+            event = await self._outbox.get()
+            try:
+                if event is _DONE:
+                    return
+                yield event
+            finally:
+                self._outbox.task_done()
+
+    def send_event(self, event: Any) -> None:
+        """Send a browser event through this drive's handler (after what is already queued)."""
+        self._outbox.put_nowait(event)
+
+    async def commit(self) -> None:
+        """Show everything now (before a follow-up run: the page must show what the tools changed)."""
+        self._urgent = True
+        self._items_changed()
+        await self._flush_when_allowed()
+
+    async def close(self) -> None:
+        """The drive is over: send what is left, then end the outbox."""
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer
+        self._urgent = True
+        await self._flush_when_allowed()
+        if self.returned:
+            self.send_event(rx.set_value(COMPOSER_INPUT_ID, "\n\n".join(self.returned)))
+        self._outbox.put_nowait(_DONE)
+
+    def _schedule(self) -> None:
+        if self._timer is None:
+            self._timer = asyncio.ensure_future(self._flush_loop())
+        elif self._cannot_wait():
+            self._nudge.set()
+
+    async def _flush_loop(self) -> None:
+        try:
+            while self._has_news():
+                await self._flush_when_allowed()
+        finally:
+            self._timer = None
+
+    async def _flush_when_allowed(self) -> None:
+        while True:
+            now = time.monotonic()
+            wait = self._last_start + self._interval - now
+            if not self._cannot_wait():
+                wait = max(wait, self._last_start + TEXT_WAIT - now)  # text alone: fill the frame a little more
+            if wait <= 0:
+                break
+            self._nudge.clear()  # news that cannot wait (or a full frame of text) ends the wait early
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._nudge.wait()
+        await self.flush()
+
+    def _cannot_wait(self) -> bool:
+        """Whether what is pending must go at the next allowed flush (else it waits up to TEXT_WAIT for more)."""
+        items_now = self._items_dirty and not self._items_can_wait
+        return self._urgent or items_now or self._status_dirty or self._pending_chars >= TEXT_BATCH
+
+    def _has_news(self) -> bool:
+        return (
+            self._items_dirty
+            or self._status_dirty
+            or bool(self._wholes)
+            or self._more_news()
+            or any(stream.pending for stream in self._streams.values())
+        )
+
+    async def flush(self) -> None:
+        """Send the new pieces, whole texts, items and status (the caller respects the interval)."""
+        async with self._flushing:
+            self._last_start = time.monotonic()
+            self._urgent = False
+            script = self._take_script()
+            if script:
+                self.send_event(rx.call_script(script))
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1.0):
+                        await self._outbox.join()  # texts before the items that show them
+            if self._items_dirty or self._status_dirty or self._more_news():
+                shown = self._shown(self._items_dirty)
+                self._items_dirty = self._status_dirty = self._items_can_wait = False
+                self._cleared()
+                await self._show(shown)
+
+    def _take_script(self) -> str:
+        calls = []
+        self._pending_chars = 0
+        for tid, stream in list(self._streams.items()):
+            if stream.pending:
+                piece = "".join(stream.pending)
+                stream.pending.clear()
+                stream.seq += 1
+                stream.sent.append(piece)
+                self._seqs[tid] = stream.seq
+                calls.append(append_script(tid, stream.seq, piece))
+            if stream.ended:
+                del self._streams[tid]
+        if self._wholes:
+            wholes = {tid: [self._seqs.get(tid, -1) + 1, text] for tid, text in self._wholes.items()}
+            for tid, (seq, _) in wholes.items():
+                self._seqs[tid] = seq
+            self._wholes = {}
+            calls.append(whole_texts_script(wholes))
+        return ";".join(calls)

@@ -1,0 +1,381 @@
+"""Loop events into what the person sees: each event changes the view's buffers (`_outgoing`), which go to the tab at
+a bounded pace; the agent's state goes to the app's bound Reflex states (`_agent_state`).
+
+A drive's sink is made with the tab's `show` (where a flush writes what the tab shows besides its
+texts) and the conversation's view; the run loop emits its events into `emit`, which never blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from ag_ui.core import ActivityMessage, EventType
+
+from ...agents import Scrubber
+from ...core import (
+    AgentEventReceived,
+    AgentRunFinished,
+    AgentRunStarted,
+    AwaitingPerson,
+    ErrorOccurred,
+    Hooks,
+    LoopEvent,
+    MessageEnded,
+    MessageStarted,
+    ReasoningDelta,
+    ReasoningEnded,
+    ReasoningStarted,
+    StateChanged,
+    TextDelta,
+    Thread,
+    ToolCallArguments,
+    ToolCallEnded,
+    ToolCallStarted,
+    ToolExecutionEnded,
+    ToolExecutionStarted,
+    ToolProgress,
+    TurnEnded,
+    TurnStarted,
+    UserMessageAdded,
+)
+from ..declarations import SharedStates
+from ..view import (
+    TYPE_LIMIT,
+    Conversation,
+    LiveMarks,
+    activity_text,
+    arguments_text,
+    drawn_activity,
+    drawn_by_app,
+    pretty_json,
+    question_of,
+)
+from ._agent_state import Accepted, AgentStateMirror
+from ._dev_console import DevConsole
+from ._outgoing import MIN_INTERVAL, Outgoing, Show, Shown
+
+SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
+SUGGESTIONS, SUGGESTION_CHARS = 4, 120
+WAITING_AFTER = 2.0  # seconds without a word from the agent before the status says how long it has been
+_ACTIVITY_EVENTS = (EventType.ACTIVITY_SNAPSHOT, EventType.ACTIVITY_DELTA)
+
+
+class ViewSink(Outgoing):
+    """Turns a drive's loop events into what its tab shows."""
+
+    def __init__(
+        self,
+        show: Show,
+        thread: Thread,
+        conversation: Conversation,
+        *,
+        scrubber: Scrubber,
+        shared: SharedStates | None = None,
+        interval: float = MIN_INTERVAL,
+    ) -> None:
+        super().__init__(show, thread, conversation, scrubber=scrubber, interval=interval)
+        self.marks = LiveMarks()
+        self._drawn: set[str] = set()  # call ids whose arguments stream into an app's renderer
+        self.agent_state = AgentStateMirror(shared, thread, conversation)
+        self._shared_values: Accepted = {}  # fields of the app's states to write at the next flush
+        self._suggestions: list[str] = []  # what the agent proposed to ask next, shown once the turn is over
+        self._running = True
+        self._ticker: asyncio.Task[None] | None = None
+        self._agent_since: float | None = None  # when the agent last said anything, while its run is open
+        self._thinking_since: float | None = None
+        self.dev = DevConsole(conversation.key + "dev", self._append, scrubber)
+
+    # Events
+
+    def emit(self, event: LoopEvent) -> None:
+        """Take one loop event (never blocks); a flush follows within the interval."""
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+            self._schedule()
+
+    def queue_user_message(self, message_id: str, text: str) -> None:
+        """The person wrote during the run: shown at once, marked queued, until it goes to the agent."""
+        self.marks.queued.append((message_id, text))
+        self._whole(self.conversation.message_item(message_id, "user"), text)
+        self._items_changed()
+        self._schedule()
+
+    def replacing_from(self, message_id: str) -> None:
+        """This message and what follows are about to be replaced (Regenerate, an edit): their notes go now."""
+        self.conversation.forget_notes_from(self.thread, message_id)
+        self._items_changed()
+
+    def retrying(self) -> None:
+        """The person pressed Retry: the error that offered it goes."""
+        self.conversation.forget_retried()
+        self._items_changed()
+
+    def _turn_started(self, _event: TurnStarted) -> None:
+        self._set_status("Thinking…")
+
+    def _user_message(self, event: UserMessageAdded) -> None:
+        self.marks.queued = [queued for queued in self.marks.queued if queued[0] != event.message_id]
+        self.agent_state.settle()  # the person moved on: what the agent wrote stands
+        self._whole(self.conversation.message_item(event.message_id, "user"), event.text)
+        self._items_changed()
+
+    def _run_started(self, event: AgentRunStarted) -> None:
+        self.dev.began("run:" + event.run_id, f"run {event.follow_up + 1} started")
+        self.conversation.clear_retry()
+        self._agent_since = time.monotonic()
+        self._set_status("Thinking…")
+        self._start_ticker()
+
+    def _run_finished(self, event: AgentRunFinished) -> None:
+        self._agent_since = None
+        self.dev.ended("run:" + event.run_id, f"run finished ({event.outcome})", "after")
+
+    def _agent_spoke(self, _event: LoopEvent) -> None:
+        if self._agent_since is not None:
+            self._agent_since = time.monotonic()
+
+    def _agent_event(self, event: AgentEventReceived) -> None:
+        self._agent_spoke(event)
+        raw = event.event
+        if raw.type in _ACTIVITY_EVENTS:
+            self._activity_changed(raw.message_id)
+        elif raw.type == EventType.MESSAGES_SNAPSHOT:
+            self._items_changed()  # the agent replaced the conversation: show it now, not at the next change
+        elif getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(getattr(raw, "value", None), list):
+            offered = [str(text).strip() for text in raw.value if isinstance(text, str) and text.strip()]
+            self._suggestions = [self._scrubber.scrub(text)[:SUGGESTION_CHARS] for text in offered[:SUGGESTIONS]]
+
+    def _message_started(self, event: MessageStarted) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.add(event.message_id)
+        self._items_changed(can_wait=True)  # the new reply goes with its first words: one frame of items, not two
+
+    def _text_delta(self, event: TextDelta) -> None:
+        self._agent_spoke(event)
+        self._append(self.conversation.message_item(event.message_id, "assistant"), event.delta)
+        self._set_status("")
+
+    def _message_ended(self, event: MessageEnded) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.discard(event.message_id)
+        self._end_stream(self.conversation.message_item(event.message_id, "assistant"))
+        self._items_changed()
+
+    def _reasoning_started(self, event: ReasoningStarted) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.add(event.message_id)
+        self._thinking_since = time.monotonic()
+        self._items_changed()
+
+    def _reasoning_delta(self, event: ReasoningDelta) -> None:
+        self._agent_spoke(event)
+        self._append(self.conversation.message_item(event.message_id, "reasoning"), event.delta)
+        self._set_status("Thinking…")
+
+    def _reasoning_ended(self, event: ReasoningEnded) -> None:
+        self._agent_spoke(event)
+        self.marks.streaming.discard(event.message_id)
+        if self._thinking_since is not None:
+            self.conversation.thought[event.message_id] = time.monotonic() - self._thinking_since
+        self._end_stream(self.conversation.message_item(event.message_id, "reasoning"))
+        self._items_changed()
+
+    def _tool_started(self, event: ToolCallStarted) -> None:
+        self._agent_spoke(event)
+        self.marks.arguments.add(event.call_id)
+        if drawn_by_app(event.tool_name, self.conversation.rendered):
+            self._drawn.add(event.call_id)
+        if event.call_id in self.thread.predicting:
+            self.agent_state.prediction_began(event.call_id)
+        self._items_changed()
+
+    def _tool_arguments(self, event: ToolCallArguments) -> None:
+        self._agent_spoke(event)
+        self._append(self.conversation.call_item(event.call_id) + ".a", event.delta)
+        if event.call_id in self._drawn:
+            self._items_changed()  # the app's renderer draws the arguments so far; the default card needs no item change
+        if event.call_id in self.thread.predicting:
+            self._write_shared(self.agent_state.predicted(event.call_id))
+
+    def _tool_ended(self, event: ToolCallEnded) -> None:
+        self._agent_spoke(event)
+        self.marks.arguments.discard(event.call_id)
+        self._drawn.discard(event.call_id)
+        call = self.thread.tool_call(event.call_id)
+        if call is not None:
+            self._whole(self.conversation.call_item(event.call_id) + ".a", arguments_text(call))
+        if event.call_id in self.thread.predicting:
+            self._write_shared(self.agent_state.predicted(event.call_id))
+        self._items_changed()
+
+    def _execution_started(self, event: ToolExecutionStarted) -> None:
+        self.dev.began("tool:" + event.call_id)
+        self.marks.running.add(event.call_id)
+        call = self.thread.tool_call(event.call_id)
+        if call is not None and pretty_json(event.arguments) != arguments_text(call):  # prepared, rewritten or edited
+            self.conversation.ran_with[event.call_id] = dict(event.arguments)  # kept: the card shows them after a reload
+        self._whole(self.conversation.call_item(event.call_id) + ".a", pretty_json(event.arguments))
+        self._set_status(f"Running {event.tool_name}…")
+        self._items_changed()
+
+    def _progress(self, event: ToolProgress) -> None:
+        share = f"{round(event.fraction * 100)}%" if event.fraction is not None else ""
+        self.marks.progress[event.call_id] = " ".join(part for part in (share, event.message) if part)
+        self._items_changed()
+
+    def _awaiting(self, event: AwaitingPerson) -> None:
+        call = self.thread.tool_call(event.call_id)
+        if call is not None and pretty_json(event.arguments) != arguments_text(call):  # prepared or rewritten: shown as they run
+            self._whole(self.conversation.call_item(event.call_id) + ".a", pretty_json(event.arguments))
+        question = question_of(self.thread, call) if call is not None else event.message
+        self._whole(self.conversation.call_item(event.call_id) + ".q", question)
+        self._set_status("")
+        self._items_changed()
+
+    def _execution_ended(self, event: ToolExecutionEnded) -> None:
+        self.dev.ended("tool:" + event.call_id, f"tool {event.tool_name} {event.status}", "in")
+        self.marks.running.discard(event.call_id)
+        self.marks.arguments.discard(event.call_id)
+        self.marks.progress.pop(event.call_id, None)
+        status = "error" if event.status == "complete" and event.is_error else event.status
+        self.conversation.outcomes[event.call_id] = status
+        self._whole(self.conversation.call_item(event.call_id) + ".r", event.result)
+        self._write_shared(self.agent_state.decided(event))
+        if not self.marks.running:
+            self._set_status("Thinking…" if self._agent_since is not None or status == "complete" else "")
+        self._items_changed()
+
+    def _error(self, event: ErrorOccurred) -> None:
+        note = self.conversation.add_note("error", event.message, self.thread.last_message_id(), retry=True)
+        self._whole(note.id, event.message)
+        self._agent_since = None
+        self._items_changed()
+
+    def _turn_ended(self, event: TurnEnded) -> None:
+        self._agent_since = None
+        self._running = False
+        self._set_status("")
+        self.marks.queued = []
+        self.returned = [queued.text for queued in getattr(event, "returned", ())]
+        if event.status in ("aborted", "stopped"):  # a turn limit already shows as an error
+            text = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
+            note = self.conversation.add_note("notice", text, self.thread.last_message_id())
+            self._whole(note.id, text)
+        self._items_changed()
+
+    def _state_changed(self, _event: StateChanged) -> None:
+        self._agent_spoke(_event)
+        self._write_shared(self.agent_state.changed())
+
+    def _activity_changed(self, message_id: str) -> None:
+        activity = self.thread.message(message_id)
+        if not isinstance(activity, ActivityMessage):
+            return
+        new = "m:" + message_id not in self.conversation.ids
+        item_id = self.conversation.message_item(message_id, "activity")
+        drawn = drawn_activity(activity.activity_type[:TYPE_LIMIT], self.conversation.rendered)
+        if not drawn:
+            self._whole(item_id, activity_text(activity))  # the default card shows the content as text
+        if drawn or new:
+            self._items_changed()  # an app's card draws the content from its item
+
+    def _write_shared(self, accepted: Accepted | None) -> None:
+        for state_type, values in (accepted or {}).items():
+            if values:
+                self._shared_values.setdefault(state_type, {}).update(values)
+                self._urgent = True
+
+    def shared_state_read(self) -> None:
+        """The page's state was just read into the thread's (before a run): that is the state that fits now."""
+        self.agent_state.read()
+
+    # The dev console (when the app turns it on)
+
+    def hooks(self, base: Hooks) -> Hooks:
+        """The hooks of this drive's loop: the app's, and the dev console's when it is on."""
+        return self.dev.hooks(base)
+
+    @property
+    def dev_tid(self) -> str:
+        """The text id of this conversation's dev console."""
+        return self.dev.tid
+
+    # What a flush shows
+
+    def _shown(self, items_changed: bool) -> Shown:
+        items = self.conversation.items(self.thread, self.marks) if items_changed else None
+        suggestions = self._suggestions if not self._running else None
+        return Shown(self.thread, self.conversation, items, self._status, self._running, self._shared_values, suggestions)
+
+    def _more_news(self) -> bool:
+        return bool(self._shared_values)
+
+    def _cleared(self) -> None:
+        self._shared_values = {}
+
+    def finish(self) -> None:
+        """The drive is over, however it ended: nothing streams or runs any more."""
+        self._agent_since = None
+        self._running = False
+        self._set_status("")
+        for message_id in list(self.marks.streaming):
+            self._end_stream(self.conversation.message_item(message_id, "assistant"))
+        self.marks.streaming.clear()
+        self.marks.arguments.clear()
+        self.marks.running.clear()
+        self.marks.progress.clear()
+        self._items_changed()
+
+    async def close(self) -> None:
+        """The drive is over: send what is left, then end the outbox."""
+        self._stop_ticker()
+        await super().close()
+
+    # Waiting for the agent
+
+    def _start_ticker(self) -> None:
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.ensure_future(self._tick())
+
+    def _stop_ticker(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            since = self._agent_since
+            if since is None or self.marks.running:
+                continue
+            waited = time.monotonic() - since
+            if waited >= WAITING_AFTER:
+                self._set_status(f"Waiting for the agent… {int(waited)} s")
+                self._schedule()
+
+
+_HANDLERS = {
+    TurnStarted: ViewSink._turn_started,
+    UserMessageAdded: ViewSink._user_message,
+    AgentRunStarted: ViewSink._run_started,
+    AgentRunFinished: ViewSink._run_finished,
+    AgentEventReceived: ViewSink._agent_event,
+    MessageStarted: ViewSink._message_started,
+    TextDelta: ViewSink._text_delta,
+    MessageEnded: ViewSink._message_ended,
+    ReasoningStarted: ViewSink._reasoning_started,
+    ReasoningDelta: ViewSink._reasoning_delta,
+    ReasoningEnded: ViewSink._reasoning_ended,
+    ToolCallStarted: ViewSink._tool_started,
+    ToolCallArguments: ViewSink._tool_arguments,
+    ToolCallEnded: ViewSink._tool_ended,
+    ToolExecutionStarted: ViewSink._execution_started,
+    ToolProgress: ViewSink._progress,
+    AwaitingPerson: ViewSink._awaiting,
+    ToolExecutionEnded: ViewSink._execution_ended,
+    ErrorOccurred: ViewSink._error,
+    TurnEnded: ViewSink._turn_ended,
+    StateChanged: ViewSink._state_changed,
+}

@@ -1,0 +1,26 @@
+"""Where a turn runs (the fourth layer of the Reflex binding): the drive of a tab's thread in this process, or on
+another worker over Redis; keeping the thread in the store; what a drive's tools reach of the tab. The person's
+tab is reached only through a `Tab` (`_tab.py`), which the top layer implements."""
+
+from . import _drives as drives
+from . import _remote as remote
+from ._browser_answers import deliver as deliver_browser_answer
+from ._cluster import cluster, worker
+from ._driving import work
+from ._keeping import Keeper, cut_off, load, resumed
+from ._tab import Refused, Tab
+
+__all__ = [
+    "Keeper",
+    "Refused",
+    "Tab",
+    "cluster",
+    "cut_off",
+    "deliver_browser_answer",
+    "drives",
+    "load",
+    "remote",
+    "resumed",
+    "work",
+    "worker",
+]

@@ -1,0 +1,67 @@
+"""How a browser tool's script reaches the tab of the drive that made the call, and how its answer comes back.
+
+The script is wrapped so that it always answers (its value, or the error it threw) under a one-time
+key; the answer comes back through the tab's answer event, and counts only from the tab the script
+was sent to. No answer within the timeout is an error result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import reflex as rx
+
+from ..declarations import BrowserToolError
+
+if TYPE_CHECKING:
+    from ._drives import Drive
+
+_PENDING: dict[str, tuple[str, asyncio.Future[Any]]] = {}  # one-time key -> (tab token, its answer)
+
+
+class DrivePage:
+    """The tab of a drive, as a browser tool reaches it (`declarations.current_page` while the drive runs)."""
+
+    def __init__(self, drive: Drive) -> None:
+        self._drive = drive
+
+    async def run_script(self, script: str, arguments: dict[str, Any], seconds: float) -> Any:
+        drive = self._drive
+        key = secrets.token_urlsafe(12)
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        _PENDING[key] = (drive.tab.token, answer)
+        try:
+            drive.sink.send_event(rx.call_script(_wrapped(script, arguments, key), callback=drive.tab.browser_answer))
+            try:
+                async with asyncio.timeout(seconds):
+                    reply = await answer
+            except TimeoutError:
+                raise BrowserToolError(f"the browser did not answer within {seconds:g} s") from None
+        finally:
+            _PENDING.pop(key, None)
+        if not reply.get("ok"):
+            raise BrowserToolError(str(reply.get("error") or "the script failed"))
+        return reply.get("value")
+
+
+def deliver(token: str, reply: Any) -> bool:
+    """A browser's answer (from the tab with this token): resolves the call it belongs to; False if none."""
+    if not isinstance(reply, dict) or not isinstance(reply.get("k"), str):
+        return False
+    pending = _PENDING.get(reply["k"])
+    if pending is None or pending[0] != token or pending[1].done():
+        return False
+    pending[1].set_result(reply)
+    return True
+
+
+def _wrapped(script: str, arguments: dict[str, Any], key: str) -> str:
+    data, key = json.dumps(arguments, ensure_ascii=False, default=str), json.dumps(key)
+    return (
+        "(async () => { try { const run = (" + script + "); const value = await run(" + data + ");"
+        f" return {{k: {key}, ok: true, value: value === undefined ? null : value}};"
+        f" }} catch (error) {{ return {{k: {key}, ok: false, error: String((error && error.message) || error)}}; }} }})()"
+    )

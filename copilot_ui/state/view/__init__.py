@@ -1,0 +1,46 @@
+"""The view model of a conversation (the second layer of the Reflex binding): small items derived from the thread, the
+texts behind them and how a tab gets them, and what the approval dialog shows. Plain data: no Reflex state here."""
+
+from ._approval_dialog import approval_request, dialog_title, edited_arguments, pending_approval
+from ._conversation import (
+    TYPE_LIMIT,
+    Conversation,
+    LiveMarks,
+    Note,
+    activity_text,
+    agent_outcome,
+    arguments_text,
+    drawn_activity,
+    drawn_by_app,
+    pretty_json,
+    question_of,
+    shown_arguments,
+)
+from ._page import COMPOSER_INPUT_ID
+from ._text_channel import append_script, whole_texts_script
+from ._texts import SoFar, handover, window_texts
+
+__all__ = [
+    "COMPOSER_INPUT_ID",
+    "TYPE_LIMIT",
+    "Conversation",
+    "LiveMarks",
+    "Note",
+    "SoFar",
+    "activity_text",
+    "agent_outcome",
+    "append_script",
+    "approval_request",
+    "arguments_text",
+    "dialog_title",
+    "drawn_activity",
+    "drawn_by_app",
+    "edited_arguments",
+    "handover",
+    "pending_approval",
+    "pretty_json",
+    "question_of",
+    "shown_arguments",
+    "whole_texts_script",
+    "window_texts",
+]
