@@ -26,6 +26,7 @@ from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread
 from ..protocol import new_id
 from ..store import StoredThread
 from ._approval import ApprovalState
+from ._closed_sessions import watch_closed_sessions
 from ._forms import form_answer
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
@@ -79,6 +80,7 @@ class CopilotState(rx.State):
     async def open(self, page_agent: str = "default") -> AsyncIterator[Any]:
         """The copilot is on the page, or its connection is back: show the tab's conversation as it is now (after a
         restart of the server or dev mode's reload, from the store)."""
+        watch_closed_sessions()
         async with self:
             owner = await self._owner()
             if page_agent in copilot.agent_ids():  # what a new conversation talks to

@@ -47,6 +47,11 @@ def running(thread_id: str) -> Drive | None:
     return _RUNNING.get(thread_id)
 
 
+def running_drives() -> list[Drive]:
+    """The drives working now in this process."""
+    return list(_RUNNING.values())
+
+
 def closing(thread_id: str) -> asyncio.Future[None] | None:
     """Done once the drive that last worked on this thread has written it back (None: nothing to wait for)."""
     return _CLOSING.get(thread_id)

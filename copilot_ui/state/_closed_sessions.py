@@ -1,0 +1,104 @@
+"""Nothing left behind by a closed tab: its Reflex state (in memory, and its files on disk) goes once it is gone a while.
+
+Reflex keeps every tab's state until an hour after its last event, whether the tab is open or not;
+with many people that is memory the server never gets back while they come and go. A worker
+watches the tabs it holds: a tab with no connection for GRACE seconds (a reload or a short network
+loss comes back within it, with the same token) has its state released, unless a drive still works
+for it. A person who comes back later gets a fresh state, and their conversation from the store.
+With Redis, states live there with Reflex's own expiry, and nothing here runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from .turns import drives
+
+logger = logging.getLogger("copilot_ui.state")
+
+GRACE = 120.0  # seconds a tab may be without a connection before its state is released
+CHECK_EVERY = 30.0
+
+_watching: asyncio.Task[None] | None = None
+
+
+def watch_closed_sessions() -> None:
+    """Start this worker's watch once (from a copilot's first event: the app is running then)."""
+    global _watching
+    if _watching is None or _watching.done():
+        _watching = asyncio.ensure_future(_watch())
+
+
+async def _watch() -> None:
+    from reflex_base.registry import RegistrationContext
+
+    app = RegistrationContext.get().app
+    gone_since: dict[str, float] = {}
+    while True:
+        await asyncio.sleep(CHECK_EVERY)
+        try:
+            release_closed(app.state_manager, app.event_namespace, gone_since, time.monotonic())
+        except Exception:  # Reflex's internals moved: the states expire an hour after their last event, as before
+            logger.exception("releasing the states of closed tabs failed; they expire with Reflex's own timeout")
+            return
+
+
+def release_closed(manager: Any, namespace: Any, gone_since: dict[str, float], now: float, grace: float = GRACE) -> int:
+    """Release the states of the tabs without a connection for `grace` seconds; how many were released.
+
+    `gone_since` remembers since when each tab held here has had no connection (updated in place).
+    """
+    tokens = _held_tokens(manager)
+    if tokens is None or namespace is None:
+        return 0
+    connected = namespace._token_manager.token_to_socket
+    driving = {drive.tab.token for drive in drives.running_drives()}
+    released = 0
+    for token in tokens:
+        if token.ident in connected or token.ident in driving or _locked(manager, token):
+            gone_since.pop(token.ident, None)
+            continue
+        if now - gone_since.setdefault(token.ident, now) < grace:
+            continue
+        files = _files_of(manager, token)
+        manager._purge_token(token)
+        for path in files:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        gone_since.pop(token.ident, None)
+        released += 1
+    held = {token.ident for token in tokens}
+    for ident in [ident for ident in gone_since if ident not in held]:
+        del gone_since[ident]
+    return released
+
+
+def _held_tokens(manager: Any) -> list[Any] | None:
+    """The tokens of the states this worker holds in memory (None: a manager that keeps none, such as Redis's)."""
+    for book in ("_token_last_touched", "_token_expires_at"):  # the disk manager's, the memory manager's
+        entries = getattr(manager, book, None)
+        if isinstance(entries, dict):
+            return [token for _, token in list(entries.values())]
+    return None
+
+
+def _files_of(manager: Any, token: Any) -> list[Any]:
+    """The files the disk manager keeps of a tab's state: one per state of its tree (none for other managers)."""
+    if not hasattr(manager, "token_path"):
+        return []
+    paths, trees = [], [manager.states.get(token.cache_key)]
+    while trees:
+        state = trees.pop()
+        if state is not None:
+            paths.append(manager.token_path(token.with_cls(type(state))))
+            trees.extend(state.substates.values())
+    return paths
+
+
+def _locked(manager: Any, token: Any) -> bool:
+    lock = getattr(manager, "_states_locks", {}).get(token.lock_key)
+    return lock is not None and lock.locked()
