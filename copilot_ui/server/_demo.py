@@ -3,8 +3,12 @@
 A pydantic-ai FunctionModel that reads what a model is shown (the person's last message, the tools
 on offer, the page's context and the shared state in its instructions, the results of its last
 calls) and streams back what `_demo_script.py` decides: reasoning, then words or tool calls. Words
-and reasoning stream word by word, tool arguments in pieces, with a short pause between pieces but
-none before the first, as a fast model would.
+and reasoning come at a pace a person can watch (a word every 20 ms), tool arguments in pieces, the
+first at once, as a fast model would.
+
+Each streamed piece costs the server a fixed amount in pydantic-ai's run machinery, whatever its
+size, so the model sends the words that are due every FRAME (40 ms, the most often the copilot shows
+a change of text) as one piece: the person sees the same words at the same moments.
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ from pydantic_ai.models.function import (
 from ._demo_script import Move, ToolResult, Turn, next_move
 from ._shared_state import SHARED_STATE
 
-WORD_DELAY = 0.02  # seconds between streamed pieces: a pace a person can watch
+WORD_DELAY = 0.02  # seconds between words: a pace a person can watch
+FRAME = 0.04  # seconds between pieces at most: the copilot shows a change of text 25 times a second at most
 ARGUMENT_PIECES = 10  # a tool call's arguments arrive in about this many pieces, so a page can show them live
 _THOUGHT = -1  # the reasoning's part index, apart from the tool calls' 0, 1, ...
 
@@ -46,10 +51,19 @@ def demo_model(word_delay: float = WORD_DELAY) -> FunctionModel:
     """A FunctionModel that streams deterministic replies and calls the demo dashboard's tools when asked."""
 
     async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls | DeltaThinkingCalls]:
-        for count, piece in enumerate(_pieces(next_move(read_turn(messages, info)))):
-            if count:
-                await asyncio.sleep(word_delay)
-            yield piece
+        pieces = list(_pieces(next_move(read_turn(messages, info))))
+        if not word_delay:  # as fast as it goes: each piece as it is
+            for piece in pieces:
+                yield piece
+            return
+        clock = asyncio.get_running_loop()
+        started, sent, frames = clock.time(), 0, 0
+        while sent < len(pieces):
+            due = min(len(pieces), max(sent + 1, int((clock.time() - started) / word_delay) + 1))
+            for piece in _merged(pieces[sent:due]):
+                yield piece
+            sent, frames = due, frames + 1
+            await asyncio.sleep(max(0.0, started + frames * max(FRAME, word_delay) - clock.time()))
 
     return FunctionModel(stream_function=stream, model_name="copilot-demo")
 
@@ -82,6 +96,31 @@ def _pieces(move: Move) -> Iterator[str | DeltaToolCalls | DeltaThinkingCalls]:
             first = count == 0
             yield {index: DeltaToolCall(call.tool if first else None, piece, tool_call_id=call_id if first else None)}
     yield from _words(move.text)
+
+
+def _merged(pieces: list[str | DeltaToolCalls | DeltaThinkingCalls]) -> Iterator[str | DeltaToolCalls | DeltaThinkingCalls]:
+    """Pieces due at once, as few: words one after another as one text, thoughts likewise; tool calls as they are."""
+    words: list[str] = []
+    thoughts: list[str] = []
+    for piece in pieces:
+        thought = piece.get(_THOUGHT) if isinstance(piece, dict) else None
+        if isinstance(piece, str):
+            words.append(piece)
+            continue
+        if words:
+            yield "".join(words)
+            words = []
+        if isinstance(thought, DeltaThinkingPart) and len(piece) == 1:
+            thoughts.append(thought.content or "")
+            continue
+        if thoughts:
+            yield {_THOUGHT: DeltaThinkingPart(content="".join(thoughts))}
+            thoughts = []
+        yield piece
+    if thoughts:
+        yield {_THOUGHT: DeltaThinkingPart(content="".join(thoughts))}
+    if words:
+        yield "".join(words)
 
 
 def _argument_pieces(arguments: str) -> list[str]:
