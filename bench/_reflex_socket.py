@@ -39,13 +39,12 @@ class Update:
 
     time: float
     raw: str  # the websocket message as it came
-    delta: dict[str, dict[str, Any]] = field(default_factory=dict)  # state full name -> changed vars (without suffix)
+    delta: dict[str, dict[str, Any]] = field(default_factory=dict)  # state full name -> {var_key(var): new value}
     scripts: tuple[str, ...] = ()  # the `_call_script` events' JavaScript, in order
 
 
 class ReflexSocket:
-    """One tab's connection: `async with ReflexSocket(url, token) as socket`, then `emit(...)` and `async for update in
-    socket.updates()`."""
+    """One tab's connection: `open()`, then `emit(...)` sends events and `async for update in updates()` reads them."""
 
     def __init__(self, base_url: str, token: str) -> None:
         websocket_base = base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
@@ -54,7 +53,8 @@ class ReflexSocket:
         self._connection: ClientConnection | None = None
         self._early: list[str] = []  # messages that came with the CONNECT's answer
 
-    async def __aenter__(self) -> ReflexSocket:
+    async def open(self) -> None:
+        """Connect, and hydrate the tab (its first updates wait in `updates()`)."""
         self._connection = await connect(
             self.url,
             subprotocols=[constants.Reflex.VERSION],  # type: ignore[list-item]
@@ -69,9 +69,8 @@ class ReflexSocket:
         hydrate = event(f"{rx.State.get_full_name()}.{constants.CompileVars.HYDRATE_AND_LOAD}", {})
         await self._connection.send(f"40{NAMESPACE},{json.dumps({constants.CompileVars.CONNECT_AUTH_EVENT: hydrate})}")
         await self._until_connected()
-        return self
 
-    async def __aexit__(self, *exc_info: object) -> None:
+    async def close(self) -> None:
         if self._connection is not None:
             await self._connection.close()
             self._connection = None

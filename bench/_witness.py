@@ -24,10 +24,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import reflex as rx
+
 from copilot_ui.state import ApprovalState, CopilotState, LiveState
 
 from ._reflex_socket import Update, var_key
 
+ROOT, HYDRATED = rx.State.get_full_name(), var_key(rx.State.is_hydrated)
 COPILOT = CopilotState.get_full_name()
 LIVE = LiveState.get_full_name()
 APPROVAL = ApprovalState.get_full_name()
@@ -60,12 +63,12 @@ class Witness:
     appends: list[tuple[float, str, int]] = field(default_factory=list)  # (time, tid, seq) of each piece
     wholes: list[tuple[float, str]] = field(default_factory=list)  # (time, tid) of each whole text handed over
     running: list[tuple[float, bool]] = field(default_factory=list)  # (time, value) of each change of LiveState.running
-    items: list[dict[str, Any]] = field(default_factory=list)  # the conversation's items, as last sent
     item_ids: set[str] = field(default_factory=set)  # every item the conversation ever listed
     approval: dict[str, Any] = field(default_factory=dict)  # the approval dialog: open, item, digest, fields
     thread_id: str = ""  # the conversation's id, as the tab keeps it
     owner: str = ""  # the browser's anonymous owner, signed
     handed_over: dict[str, tuple[int, str]] | None = None  # the whole texts of the final check (None: not asked yet)
+    hydrated: bool = False  # the page has its state
 
     # Reading
 
@@ -81,12 +84,13 @@ class Witness:
                     self._whole(update.time, tid, int(seq), str(text))
 
     def _read_delta(self, time: float, delta: dict[str, dict[str, Any]]) -> None:
+        if delta.get(ROOT, {}).get(HYDRATED):
+            self.hydrated = True
         live, copilot, approval = delta.get(LIVE, {}), delta.get(COPILOT, {}), delta.get(APPROVAL, {})
         if RUNNING in live:
             self.running.append((time, bool(live[RUNNING])))
         if isinstance(copilot.get(ITEMS), list):
-            self.items = [item for item in copilot[ITEMS] if isinstance(item, dict)]
-            self.item_ids.update(str(item.get("id")) for item in self.items)
+            self.item_ids.update(str(item.get("id")) for item in copilot[ITEMS] if isinstance(item, dict))
         if copilot.get(THREAD):
             self.thread_id = str(copilot[THREAD])
         if copilot.get(OWNER):
