@@ -34,8 +34,8 @@ Figures, per cell (`load_<workers>w_<N>p_...`):
   Chromium, and whatever else runs there share the cores with the server: when it nears 200 %, the
   server waited for a core, and its figures say so).
 
-The whole matrix takes about 12 minutes on a 2-core machine (the app is built once, served eight
-times). `python -m bench.load --quick` runs N = 10 and 50 on one worker (about 2 minutes);
+The whole matrix takes about 7 minutes on a 2-core machine (the app is built once, served eight
+times). `python -m bench.load --quick` runs N = 10 and 50 on one worker (about a minute);
 `--people 10,25 --workers 2` (or LOAD_PEOPLE and LOAD_WORKERS in the environment, for `make bench`)
 choose the cells.
 
