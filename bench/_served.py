@@ -73,6 +73,11 @@ class ServedApp:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
         self.stop()
 
+    @property
+    def group(self) -> int | None:
+        """The process group of the app and its workers (None once stopped)."""
+        return self._process.pid if self._process is not None else None
+
     def stop(self) -> None:
         """Stop the app and its workers, and remove its session states."""
         if self._process is not None:
