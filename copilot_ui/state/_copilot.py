@@ -15,11 +15,13 @@ copilot stuck in "running".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import reflex as rx
+from reflex_base.event.context import EventContext
 from reflex_base.utils.form import FormData
 
 from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread
@@ -564,16 +566,36 @@ def _id_of(thread: Thread | None) -> str | None:
 
 
 class StateTab:
-    """A tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` the drive uses)."""
+    """A tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` the drive uses).
+
+    Reflex sends a change of the state to the tab named by the running task's event context, not by the state. A
+    drive is also reached from tasks of other events: a control from another worker (its listener was started by
+    whichever tab first needed it), a message from another tab of the conversation. Their changes went to that other
+    tab: the person's tab missed them (a message written on the other worker showed only when the run's step ended),
+    and the other tab was shown a conversation not its own (left stale: "Running", texts blank, no Send). So every
+    block here runs in the context of the event that made this tab.
+    """
 
     def __init__(self, state: CopilotState) -> None:
         self._state = state
         self.token = state.router.session.client_token
         self.page = state.router.url.path or "/"
         self.browser_answer = CopilotState.browser_result
+        self._event = EventContext.get()
 
-    def locked(self) -> Any:
-        return self._state  # `async with` a background event's state locks it
+    @contextlib.asynccontextmanager
+    async def locked(self) -> AsyncIterator[Any]:
+        with self._own_context():
+            async with self._state:  # `async with` a background event's state locks it
+                yield self._state
+
+    @contextlib.contextmanager
+    def _own_context(self) -> Iterator[None]:
+        reset = EventContext.set(self._event)
+        try:
+            yield
+        finally:
+            EventContext.reset(reset)
 
     async def owner(self) -> str:
         return await self._state._owner()
@@ -588,8 +610,9 @@ class StateTab:
         return await self._state.get_state(state_type)
 
     async def show(self, shown: Shown) -> None:
-        await self._state._show_drive(shown)
+        with self._own_context():
+            await self._state._show_drive(shown)
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
-        async with self._state:
+        async with self.locked():
             await self._state._say_running(running, status, dev)
