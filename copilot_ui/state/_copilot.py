@@ -122,12 +122,15 @@ class CopilotState(rx.State):
 
     async def _show_stored(self, stored: StoredThread, showing: str | None, *, going: bool = False) -> AsyncIterator[Any]:
         """Show a stored conversation (running, when it is `going` on another worker), unless the tab no longer shows
-        the thread `showing` (the person started meanwhile)."""
+        the thread `showing` (the person started meanwhile) or a drive here took it up meanwhile (it shows it)."""
         thread, conversation, texts = opened(stored, going=going)
         if texts:
             yield rx.call_script(texts)  # the texts first: the items that show them follow
         async with self:
             if _id_of(self.get_value("_thread")) != showing:
+                return
+            drive = drives.running(thread.id)
+            if drive is not None and drive.thread is not thread:
                 return
             await self._switch(thread, conversation, agent_id=stored.summary.agent)
             if going:
