@@ -15,11 +15,13 @@ copilot stuck in "running".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import reflex as rx
+from reflex_base.event.context import EventContext
 from reflex_base.utils.form import FormData
 
 from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread
@@ -51,6 +53,7 @@ logger = logging.getLogger("copilot_ui.state")
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 DENIED_WITHOUT_REASON = "the user said no"
 OWNER_COOKIE_DAYS = 400
+_WATCHED: set[tuple[str, str]] = set()  # (tab token, thread id): tabs waiting here for another worker's drive to end
 
 
 class CopilotState(rx.State):
@@ -79,7 +82,8 @@ class CopilotState(rx.State):
     @rx.event(background=True)
     async def open(self, page_agent: str = "default") -> AsyncIterator[Any]:
         """The copilot is on the page, or its connection is back: show the tab's conversation as it is now (after a
-        restart of the server or dev mode's reload, from the store)."""
+        restart of the server or dev mode's reload, from the store; while another worker drives it, as that worker
+        shows it, and from the store once that drive is over, even by the worker's death)."""
         watch_closed_sessions()
         async with self:
             owner = await self._owner()
@@ -88,9 +92,12 @@ class CopilotState(rx.State):
                 if not self._agent_id:
                     self.agent, self.model = page_agent, copilot.model_label(page_agent)
             held = self.get_value("_thread")
-            if held is not None and not await self._outlived(held):
+            elsewhere = held is not None and await self._driven_elsewhere(held)
+            if held is not None and not elsewhere and not await self._outlived(held):
                 return  # what the tab holds is current
             wanted = self.thread_id
+        if elsewhere and not await self._until_driven_nowhere_else(held):
+            return
         stored = await load(copilot.store, owner, wanted) if wanted and copilot.store is not None else None
         if stored is None:
             async with self:
@@ -101,13 +108,33 @@ class CopilotState(rx.State):
                 elif self.thread_id == wanted:
                     self.thread_id = ""
             return
-        thread, conversation, texts = opened(stored)
+        # Another worker drives it, yet the tab did not hold it: its session is new (Reflex renews a tab's session
+        # when it reconnects while its old connection is still on record, as after its worker died), and that worker
+        # shows the run in the old one. Shown going, as kept, until that drive is over; then as it ends up.
+        going = await self._driven_elsewhere(stored.thread)
+        async for event in self._show_stored(stored, _id_of(held), going=going):
+            yield event
+        if going and await self._until_driven_nowhere_else(stored.thread):
+            stored = await load(copilot.store, owner, stored.thread.id)
+            if stored is not None:
+                async for event in self._show_stored(stored, stored.thread.id):
+                    yield event
+
+    async def _show_stored(self, stored: StoredThread, showing: str | None, *, going: bool = False) -> AsyncIterator[Any]:
+        """Show a stored conversation (running, when it is `going` on another worker), unless the tab no longer shows
+        the thread `showing` (the person started meanwhile) or a drive here took it up meanwhile (it shows it)."""
+        thread, conversation, texts = opened(stored, going=going)
         if texts:
             yield rx.call_script(texts)  # the texts first: the items that show them follow
         async with self:
-            if _id_of(self.get_value("_thread")) != _id_of(held):
-                return  # the person started meanwhile
+            if _id_of(self.get_value("_thread")) != showing:
+                return
+            drive = drives.running(thread.id)
+            if drive is not None and drive.thread is not thread:
+                return
             await self._switch(thread, conversation, agent_id=stored.summary.agent)
+            if going:
+                await self._say_running(True, "")
 
     # The person writes
 
@@ -133,8 +160,8 @@ class CopilotState(rx.State):
         def join(drive: drives.Drive) -> bool:  # a drive is under way: the message goes with its next run
             return drive.take_message(message_id, text)  # False: it winds down; the message starts a drive of its own
 
-        async def elsewhere(thread: Thread, _conversation: Conversation) -> None:
-            await remote.queue(thread.id, message_id, text)
+        async def elsewhere(thread: Thread, _conversation: Conversation) -> bool:
+            return await remote.queue(thread.id, message_id, text)
 
         asked = str(form.get("agent") or "")
         async for event in work(StateTab(self), send_it, join=join, remote_request=elsewhere, agent_id=asked):
@@ -376,6 +403,28 @@ class CopilotState(rx.State):
             return False
         return drives.running(thread.id) is None and not await remote.driven_elsewhere(thread.id)
 
+    async def _driven_elsewhere(self, thread: Thread) -> bool:
+        """Whether another worker drives the tab's thread now (and writes what the tab shows of it)."""
+        return drives.running(thread.id) is None and await remote.driven_elsewhere(thread.id)
+
+    async def _until_driven_nowhere_else(self, thread: Thread) -> bool:
+        """Wait, outside the lock, for the drive of the tab's thread on another worker to be over; True when the tab
+        still shows the thread and no drive here took it up: then the store has it as it is.
+
+        That worker writes what the tab shows while it drives. Should it die, nothing would write again: the tab
+        would show the run going for ever. Its claim lapses within the lease; then the tab shows the conversation as
+        kept, the run cut off, with Retry. One wait per tab and thread on a worker (a tab reconnects often)."""
+        watch = (self.router.session.client_token, thread.id)
+        if watch in _WATCHED:
+            return False
+        _WATCHED.add(watch)
+        try:
+            await remote.over_elsewhere(thread.id)
+        finally:
+            _WATCHED.discard(watch)
+        async with self:
+            return _id_of(self.get_value("_thread")) == thread.id and drives.running(thread.id) is None
+
     async def _keep_without_store(self, thread: Thread) -> None:
         """A thread another life of the server left in the tab, which no store has: kept, the run it showed cut off."""
         conversation = self.get_value("_conversation") or Conversation.of(thread.id, copilot.rendered_tools())
@@ -429,10 +478,9 @@ class CopilotState(rx.State):
                 return False
             return thread.decide(call_id, decision, str(digest))
 
-        async def elsewhere(thread: Thread, conversation: Conversation) -> None:
+        async def elsewhere(thread: Thread, conversation: Conversation) -> bool:
             call_id = conversation.call_of(str(item_id))
-            if call_id is not None:
-                await remote.decide(thread.id, call_id, decision, str(digest))
+            return call_id is None or await remote.decide(thread.id, call_id, decision, str(digest))
 
         yield rx.set_focus(COMPOSER_INPUT_ID)  # the decision is made: back to the message box
         async for event in work(StateTab(self), resume, record=record, remote_request=elsewhere):
@@ -523,14 +571,15 @@ def _card_named(form: dict[str, Any]) -> tuple[str, str]:
     return str(form.get("item") or ""), str(form.get("digest") or "")
 
 
-def opened(stored: StoredThread) -> tuple[Thread, Conversation, str]:
-    """A stored conversation as a tab opens it: as the drive working on it has it (if one does), else as stored; and
-    the script that hands over the texts of its window, to send before its items (so that it shows at once)."""
+def opened(stored: StoredThread, *, going: bool = False) -> tuple[Thread, Conversation, str]:
+    """A stored conversation as a tab opens it: as the drive working on it has it (if one does), else as stored (cut
+    off, unless `going` on another worker); and the script that hands over the texts of its window, to send before its
+    items (so that it shows at once)."""
     running = drives.running(stored.thread.id)
     if running is not None:
         thread, conversation = running.thread, running.sink.conversation
     else:
-        thread, conversation = resumed(stored, copilot.rendered_tools())
+        thread, conversation = resumed(stored, copilot.rendered_tools(), going=going)
     so_far = running.sink.text_so_far if running is not None else None
     texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW)
     return thread, conversation, texts
@@ -564,16 +613,36 @@ def _id_of(thread: Thread | None) -> str | None:
 
 
 class StateTab:
-    """A tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` the drive uses)."""
+    """A tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` the drive uses).
+
+    Reflex sends a change of the state to the tab named by the running task's event context, not by the state. A
+    drive is also reached from tasks of other events: a control from another worker (its listener was started by
+    whichever tab first needed it), a message from another tab of the conversation. Their changes went to that other
+    tab: the person's tab missed them (a message written on the other worker showed only when the run's step ended),
+    and the other tab was shown a conversation not its own (left stale: "Running", texts blank, no Send). So every
+    block here runs in the context of the event that made this tab.
+    """
 
     def __init__(self, state: CopilotState) -> None:
         self._state = state
         self.token = state.router.session.client_token
         self.page = state.router.url.path or "/"
         self.browser_answer = CopilotState.browser_result
+        self._event = EventContext.get()
 
-    def locked(self) -> Any:
-        return self._state  # `async with` a background event's state locks it
+    @contextlib.asynccontextmanager
+    async def locked(self) -> AsyncIterator[Any]:
+        with self._own_context():
+            async with self._state:  # `async with` a background event's state locks it
+                yield self._state
+
+    @contextlib.contextmanager
+    def _own_context(self) -> Iterator[None]:
+        reset = EventContext.set(self._event)
+        try:
+            yield
+        finally:
+            EventContext.reset(reset)
 
     async def owner(self) -> str:
         return await self._state._owner()
@@ -588,8 +657,9 @@ class StateTab:
         return await self._state.get_state(state_type)
 
     async def show(self, shown: Shown) -> None:
-        await self._state._show_drive(shown)
+        with self._own_context():
+            await self._state._show_drive(shown)
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
-        async with self._state:
+        async with self.locked():
             await self._state._say_running(running, status, dev)

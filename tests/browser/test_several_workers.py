@@ -25,6 +25,7 @@ SESSIONS = 10
 # Long enough for most sessions to drop their connection and write (about 1.5 s each) while their tool still runs:
 # only such a write can go to the other worker (about one time in two); 6 s left about four chances, too few.
 TOOL_SECONDS = 12
+QUICK_TOOL_SECONDS = 6  # long enough to drop the connection and write while it runs (about 1.5 s)
 
 
 class Reconnecting:
@@ -80,6 +81,47 @@ def crossed(redis_url: str) -> dict[str, int]:
     """Controls handed from one worker to the other, by kind."""
     counts = redis.Redis.from_url(redis_url).hgetall("copilot_ui:crossed")
     return {kind.decode(): int(count) for kind, count in counts.items()}
+
+
+def test_ten_sessions_approving_dropping_and_writing_in_turn_leave_no_tab_stale(
+    tabs: Tabs, cluster_app: ServedApp, redis_url: str
+):
+    """The pattern that left the first tab stale: ten people, one after the other, approve a slow tool, drop their
+    connection and write while it runs. Every tab ends showing its own conversation, done: the card with its result,
+    the texts, the reply, Send back; and still so once every run is over (nothing of another's run reached it).
+
+    First in this module, on purpose: the tab that was left stale was the one whose event came first to a worker.
+    """
+    tabs.allowed.append(lambda text: "WebSocket" in text)
+    run = secrets.token_hex(3)
+    sessions = []
+    for number in range(SESSIONS):
+        page = tabs.open(cluster_app.url)
+        sessions.append((f"t{number}-{run}", Reconnecting(page, redis_url)))
+        page.goto("/")
+    for note, session in sessions:
+        page = session.page
+        ask(page, "!tool slow_approval " + json.dumps({"note": note, "seconds": QUICK_TOOL_SECONDS}))
+        expect(dialog(page)).to_contain_text(note, timeout=TURN_TIMEOUT)
+        dialog(page).get_by_role("button", name="Approve").click()
+        session.drop()  # the message may land on the other worker, while the approved tool runs on this one
+        ask(page, f"!reply after {note}")
+    for note, session in sessions:
+        shows_its_own_end(session.page, note, [other for other, _ in sessions if other != note], timeout=60_000)
+    for note, session in sessions:
+        shows_its_own_end(session.page, note, [other for other, _ in sessions if other != note], timeout=5_000)
+
+
+def shows_its_own_end(page: Page, note: str, others: list[str], timeout: float) -> None:
+    """The tab shows its conversation done: the approved card complete with its result, the reply, Send back."""
+    slow = card(page, "slow_approval")
+    expect(slow).to_have_attribute("data-status", "complete", timeout=timeout)
+    expect(slow.get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)", timeout=timeout)
+    expect(replies(page).last).to_have_text(f"after {note}", timeout=timeout)
+    expect(page.locator('[data-kind="user"]').first).to_contain_text(f'"note": "{note}"', timeout=timeout)
+    idle(page, timeout=timeout)
+    shown = page.get_by_role("log", name="Conversation").inner_text()
+    assert not [other for other in others if other in shown], f"{note}'s tab shows another conversation"
 
 
 def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker(
@@ -148,3 +190,40 @@ def test_stop_reaches_a_run_on_the_other_worker(tabs: Tabs, cluster_app: ServedA
     page.locator(".cui-composer").get_by_role("button", name="Stop").click()
     expect(slow).to_have_attribute("data-status", "aborted", timeout=5_000)
     assert crossed(redis_url).get("stop", 0) > before, "the Stop was not handed to the other worker"
+
+
+def test_a_message_written_on_the_other_worker_shows_queued_while_the_tool_runs(
+    tabs: Tabs, cluster_app: ServedApp, redis_url: str
+):
+    tabs.allowed.append(lambda text: "WebSocket" in text)
+    run = secrets.token_hex(3)
+    someone_on_both_workers(tabs, cluster_app, redis_url, f"before-{run}")
+    page = tabs.open(cluster_app.url)
+    session = Reconnecting(page, redis_url)
+    page.goto("/")
+    ask(page, "!tool slow_state_tool " + json.dumps({"seconds": 30, "note": f"long-{run}"}))
+    slow = card(page, "slow_state_tool")
+    expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
+    session.move_to_the_other_worker()  # the run is on the worker that took the message
+    box = page.get_by_role("textbox", name="Ask the copilot")
+    box.fill(f"!reply after long-{run}")
+    box.press("Enter")
+    queued = page.locator('[data-kind="user"][data-queued="true"]')
+    expect(queued).to_contain_text(f"after long-{run}", timeout=3_000)  # at once, not when the tool's 30 s are over
+    expect(queued).to_contain_text("Queued")
+    expect(slow).to_have_attribute("data-status", "running")
+    expect(replies(page).last).to_have_text(f"after long-{run}", timeout=60_000)
+
+
+def someone_on_both_workers(tabs: Tabs, app: ServedApp, redis_url: str, note: str) -> None:
+    """Another person talks to the copilot on each worker first (so that neither worker starts fresh with our tab)."""
+    page = tabs.open(app.url)
+    session = Reconnecting(page, redis_url)
+    page.goto("/")
+    ask(page, f"!reply {note} one")
+    expect(replies(page).last).to_have_text(f"{note} one", timeout=TURN_TIMEOUT)
+    idle(page)
+    session.move_to_the_other_worker()
+    ask(page, f"!reply {note} two")
+    expect(replies(page).last).to_have_text(f"{note} two", timeout=TURN_TIMEOUT)
+    idle(page)

@@ -33,10 +33,12 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def worker() -> str:
-    """This worker's id: made in the worker itself (workers are forked from a process that imported this module)."""
+    """This worker's id, `<process id>-<random>`: made in the worker itself (workers are forked from a process that
+    imported this module), so that a worker respawned under the same process id is another; the process id tells the
+    people who run the app which process drives a conversation."""
     global _WORKER
     if _WORKER is None or _WORKER[0] != os.getpid():
-        _WORKER = (os.getpid(), uuid.uuid4().hex[:12])
+        _WORKER = (os.getpid(), f"{os.getpid()}-{uuid.uuid4().hex[:8]}")
     return _WORKER[1]
 
 

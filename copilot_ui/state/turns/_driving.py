@@ -34,8 +34,9 @@ logger = logging.getLogger("copilot_ui.state")
 Work = Callable[[drives.Drive], Awaitable[Any]]
 Join = Callable[[drives.Drive], bool]
 Record = Callable[[Thread, Conversation, "drives.Drive | None"], bool]
-RemoteRequest = Callable[[Thread, Conversation], Awaitable[Any]]
+RemoteRequest = Callable[[Thread, Conversation], Awaitable[bool]]  # True: the drive on the other worker took it
 FAILED = "Something went wrong in the copilot; the server log has the details."
+WAIT_ELSEWHERE = 20.0  # seconds a request nobody took waits for the other worker's drive to be over, before asking anew
 
 
 async def work(
@@ -51,20 +52,23 @@ async def work(
 
     `join` puts a message on a running drive (False: it is winding down, so wait and start anew);
     `record` takes a decision (True: a new drive must act on it); `remote_request` hands the
-    request to a drive of the thread on another worker; `agent_id` is the agent a new
+    request to a drive of the thread on another worker (False: none took it; once no other
+    worker drives the thread, the request is acted on here); `agent_id` is the agent a new
     conversation asks for.
     """
     drive, refused = None, ""
+    waiting: Awaitable[Any] | None
     for _ in range(20):
         async with tab.locked():
             owner = await tab.owner()  # (it may await: before the look for a drive and the claim, which must not)
             thread, conversation = await tab.conversation(owner)
-            if await remote.driven_elsewhere(thread.id):  # (the tab's state stays locked: no click of its can slip in)
-                if remote_request is not None:
-                    await remote_request(thread, conversation)
+            elsewhere = await remote.driven_elsewhere(thread.id)  # (the tab stays locked: no click of its slips in)
+            if elsewhere and (remote_request is None or await remote_request(thread, conversation)):
                 return
-            running = drives.running(thread.id)
-            waiting = drives.closing(thread.id)
+            # (Driven elsewhere, and nobody took the request: that drive just ended, or its worker died. The request
+            # waits for it to be over, a dead worker's claim lapsing within the lease, and is then acted on here.)
+            running = drives.running(thread.id) if not elsewhere else None
+            waiting = drives.closing(thread.id) if not elsewhere else remote.over_elsewhere(thread.id, WAIT_ELSEWHERE)
             if running is not None:
                 if record is not None:
                     record(thread, conversation, running)
@@ -86,7 +90,7 @@ async def work(
                         await remote.release(thread.id)
         if waiting is None:
             break
-        await waiting  # the drive before writes the thread back first
+        await waiting  # the drive before writes the thread back first (here, or in the store on another worker)
     if refused:
         yield rx.call_script(refused)
     if drive is not None:

@@ -64,13 +64,13 @@ async def load(store: ThreadStore, owner: str, thread_id: str) -> StoredThread |
         return None
 
 
-def resumed(stored: StoredThread, rendered: frozenset[str]) -> tuple[Thread, Conversation]:
+def resumed(stored: StoredThread, rendered: frozenset[str], *, going: bool = False) -> tuple[Thread, Conversation]:
     """A stored thread and its view, ready to show (`rendered`: the tools an app draws itself); one cut off by a
-    crash, a restart or dev mode's reload says so and offers Retry."""
+    crash, a restart or dev mode's reload says so and offers Retry, unless its run is `going` on another worker."""
     thread = stored.thread
     conversation = Conversation.from_notes(thread.id, stored.notes, rendered)
     conversation.created = True
-    if conversation.run_after is not None:
+    if conversation.run_after is not None and not going:
         cut_off(thread, conversation, conversation.run_after or None)
     return thread, conversation
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from typing import Any
 
 import reflex as rx
@@ -18,12 +19,25 @@ from ._cluster import cluster, worker
 logger = logging.getLogger("copilot_ui.state")
 
 WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new drive waits for another worker's drive of the thread to end
+LOOK_EVERY = 1.0  # seconds between two looks at another worker's drive, by a tab waiting for it to be over
 
 
 async def driven_elsewhere(thread_id: str) -> bool:
     """Another worker drives this thread now."""
     group = _listening()
     return group is not None and (await group.driver(thread_id)) not in (None, worker())
+
+
+async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
+    """Wait until no other worker drives the thread: its drive ended, or its worker died and the claim lapsed (at most
+    LEASE_MS after the worker's last renewal: nothing else tells a dead worker from a busy one). False after `within`
+    seconds of waiting."""
+    deadline = asyncio.get_running_loop().time() + within
+    while await driven_elsewhere(thread_id):
+        if asyncio.get_running_loop().time() >= deadline:
+            return False
+        await asyncio.sleep(LOOK_EVERY)
+    return True
 
 
 async def claim(thread: Thread) -> bool:
