@@ -59,11 +59,12 @@ class DashboardState(rx.State):
         return orders_db.refunds(self.orders)
 
     @rx.event
-    def load(self) -> None:
-        """The page opened: this browser's orders, as the database has them."""
+    async def load(self) -> None:
+        """The page opened: this browser's orders, as the database has them (read in a worker thread: a query
+        must not hold up every other person's events)."""
         if not self.workspace:
             self.workspace = orders_db.new_workspace()
-        self.orders = orders_db.orders_of(self.workspace)
+        self.orders = await asyncio.to_thread(orders_db.orders_of, self.workspace)
 
     @rx.event
     def toggle_theme(self) -> None:

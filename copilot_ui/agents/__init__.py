@@ -18,7 +18,7 @@ from ._http import HttpAgent, HttpLimits
 from ._local import LocalAgent
 from ._registry import AgentRegistry
 from ._scripted import Pause, ScriptedAgent
-from ._secrets import Scrubber, StreamScrubber
+from ._secrets import Scrubber, StreamScrubber, environment_secrets, scrubber_for
 
 __all__ = [
     "Agent",
@@ -40,4 +40,6 @@ __all__ = [
     "StreamEnded",
     "StreamScrubber",
     "WrongContentType",
+    "environment_secrets",
+    "scrubber_for",
 ]

@@ -14,6 +14,7 @@ split across two pieces is caught as if the text had come whole.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import re
@@ -49,7 +50,7 @@ class Scrubber:
     def from_environment(cls, environ: Mapping[str, str] = os.environ, *, marker: str = MARKER) -> Scrubber:
         """The values of the variables named like secrets: `*_API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`
         (and `*_SECRET_KEY`, `*_ACCESS_KEY`), in any case."""
-        return cls((value for name, value in environ.items() if _names_a_secret(name)), marker=marker)
+        return cls(environment_secrets(environ), marker=marker)
 
     @classmethod
     def combine(cls, *scrubbers: Scrubber) -> Scrubber:
@@ -151,6 +152,17 @@ def _forms_of(secret: str) -> set[str]:
         core = encoded[-(-8 * offset // 6) : 8 * (offset + len(data)) // 6]
         forms |= {core, core.translate(_URLSAFE)}
     return {form for form in forms if form}
+
+
+def environment_secrets(environ: Mapping[str, str] = os.environ) -> tuple[str, ...]:
+    """The values of the variables named like secrets (see `Scrubber.from_environment`)."""
+    return tuple(value for name, value in environ.items() if _names_a_secret(name))
+
+
+@functools.lru_cache(maxsize=8)
+def scrubber_for(secrets: tuple[str, ...]) -> Scrubber:
+    """The scrubber of these secrets, made once: building its pattern is costly, and it never changes."""
+    return Scrubber(secrets)
 
 
 def _trie(forms: Iterable[str]) -> dict[str, Any]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Column, Engine, Integer, MetaData, String, Table, create_engine, insert, make_url, select, update
+from sqlalchemy import Column, Engine, Integer, MetaData, String, Table, create_engine, event, insert, make_url, select, update
 from sqlalchemy.exc import IntegrityError
 
 URL_VARIABLE = "DEMO_DATABASE_URL"
@@ -108,5 +109,18 @@ def _database() -> Engine:
         if url.get_backend_name() == "sqlite" and url.database:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         _engine = create_engine(url)
+        if url.get_backend_name() == "sqlite":
+            event.listen(_engine, "connect", _sqlite_pragmas)
         _metadata.create_all(_engine)
     return _engine
+
+
+def _sqlite_pragmas(connection: object, _record: object) -> None:
+    """WAL: readers do not wait for a writer, and a write costs no disk flush of its own (durable at checkpoints)."""
+    cursor = connection.cursor()  # type: ignore[attr-defined]
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")  # (kept in the file: a worker turned away here finds it set)
+    except sqlite3.OperationalError:  # another worker writes at this moment: SQLite answers at once, without waiting
+        pass
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

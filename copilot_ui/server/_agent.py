@@ -94,7 +94,7 @@ def builtin_pydantic_agent(
     if state_type is not None:
 
         @agent.instructions
-        def shared_state(ctx: RunContext[StateDeps[BaseModel]]) -> str:
+        async def shared_state(ctx: RunContext[StateDeps[BaseModel]]) -> str:  # (pydantic-ai runs a sync one in a thread)
             return shared_state_instructions(ctx.deps.state)
 
     return agent

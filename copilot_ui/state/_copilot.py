@@ -33,7 +33,7 @@ from ._forms import form_answer
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
 from .declarations import copilot, shared_state
-from .sink import Shown
+from .sink import Shown, script_event
 from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker
 from .view import (
     COMPOSER_INPUT_ID,
@@ -332,7 +332,7 @@ class CopilotState(rx.State):
         so_far = drive.sink.text_so_far if drive is not None else None
         script = handover(tids, thread, conversation, so_far, copilot.scrubber())
         if script:
-            yield rx.call_script(script)
+            yield script_event(script)
 
     @rx.event(background=True)
     async def browser_result(self, reply: Any) -> None:
@@ -663,3 +663,6 @@ class StateTab:
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
         async with self.locked():
             await self._state._say_running(running, status, dev)
+
+    async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
+        await self._state._say_running(running, status, dev)

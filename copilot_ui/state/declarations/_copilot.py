@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ...agents import Agent, AgentRegistry, Scrubber
+from ...agents import Agent, AgentRegistry, Scrubber, environment_secrets, scrubber_for
 from ...core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ...store import ThreadStore
 from ._agent_states import shared_state
@@ -109,7 +109,7 @@ class Copilot:
 
     def scrubber(self) -> Scrubber:
         """What keeps secrets out of what people see: the agents' configured secrets and API keys in the environment."""
-        return Scrubber.from_environment().with_secrets(self.agents.secrets())
+        return scrubber_for((*environment_secrets(), *self.agents.secrets()))
 
     def rendered_tools(self) -> frozenset[str]:
         """What the app draws itself, whose cards get the data: tool names, and activity types as "activity:<type>"."""

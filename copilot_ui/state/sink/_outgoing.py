@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import reflex as rx
+from reflex.event import Event
 
 from ...agents import Scrubber, StreamScrubber
 from ...core import Thread
@@ -31,6 +32,15 @@ MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at
 TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
 TEXT_BATCH = 240  # characters of text that are worth a frame of their own
 _DONE = object()
+
+
+def script_event(script: str) -> Event:
+    """The browser event that runs this script: `rx.call_script(script)` made directly, the script as it is.
+
+    `rx.call_script` reads its text as a possible Reflex Var (twice, for each piece of every text streamed);
+    the copilot's scripts are plain code, whose quoted texts come from the agent and must stay text.
+    """
+    return Event(name="_call_script", payload={"javascript_code": script, "callback": None})
 
 
 @dataclass(frozen=True)
@@ -227,7 +237,7 @@ class Outgoing:
             self._urgent = False
             script = self._take_script()
             if script:
-                self.send_event(rx.call_script(script))
+                self.send_event(script_event(script))
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(1.0):
                         await self._outbox.join()  # texts before the items that show them

@@ -88,6 +88,8 @@ async def work(
                     drive = begin(tab, thread, conversation, owner, agent)
                     if drive is None:
                         await remote.release(thread.id)
+                    else:  # (in this block: the claim and "Running" reach the tab in one change)
+                        await tab.say_running(True, "Thinking…", drive.sink.dev_tid if copilot.dev_console else "")
         if waiting is None:
             break
         await waiting  # the drive before writes the thread back first (here, or in the store on another worker)
@@ -109,9 +111,10 @@ def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agen
         return await _read_context(tab, thread, sink, shared)
 
     async def commit() -> None:  # before each agent run: the page shows the tools' changes, the thread is kept
-        await sink.commit()
-        if keeper is not None:
-            await keeper.save(thread, conversation, running=True)
+        saving = asyncio.ensure_future(keeper.save(thread, conversation, running=True)) if keeper is not None else None
+        await sink.commit()  # (while the thread is written in a worker thread: neither changes it)
+        if saving is not None:
+            await saving
 
     loop = RunLoop(
         copilot.agent(agent_id),
@@ -129,8 +132,8 @@ def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agen
 
 
 async def run(tab: Tab, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
-    """Run the drive in a task of its own; yield what its sink sends to the browser until it is over."""
-    await tab.running(True, "Thinking…", drive.sink.dev_tid if copilot.dev_console else "")
+    """Run the drive in a task of its own (the tab already says it runs); yield what its sink sends to the browser
+    until it is over."""
     task = asyncio.create_task(_drive(tab, drive, job))
     try:
         async for event in drive.sink.outbox():

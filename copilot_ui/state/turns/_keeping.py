@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from ...core import Thread
 from ...store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore
@@ -33,14 +34,14 @@ class Keeper:
     async def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> None:
         """Write the thread and its view (the loop is not changing it now); a failure is logged, never raised."""
         conversation.run_after = (thread.last_message_id() or "") if running else None
+        notes = conversation.to_notes()  # (here: the view may change while the worker thread writes)
         try:
-            await asyncio.to_thread(self._save, thread, conversation)
+            await asyncio.to_thread(self._save, thread, conversation, notes)
         except Exception:
             logger.exception("saving conversation %s failed", thread.id)
         prune_now_and_then(self.store)
 
-    def _save(self, thread: Thread, conversation: Conversation) -> None:
-        notes = conversation.to_notes()
+    def _save(self, thread: Thread, conversation: Conversation, notes: list[dict[str, Any]]) -> None:
         try:
             self.store.save(self.owner, thread, notes=notes)
         except ThreadNotFound:

@@ -7,10 +7,9 @@ import logging
 import math
 from typing import Any
 
-import reflex as rx
-
 from ...core import Decision, Thread, decision_from_json, decision_json
 from ..declarations import copilot
+from ..sink import script_event
 from ..view import handover
 from . import _browser_answers as browser_answers
 from . import _drives as drives
@@ -118,4 +117,4 @@ async def _act(control: dict[str, Any]) -> None:
     elif kind == "texts":
         script = handover(control.get("tids"), drive.thread, drive.sink.conversation, drive.sink.text_so_far, copilot.scrubber())
         if script:
-            drive.sink.send_event(rx.call_script(script))
+            drive.sink.send_event(script_event(script))

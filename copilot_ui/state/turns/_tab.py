@@ -50,3 +50,6 @@ class Tab(Protocol):
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
         """Say whether a drive runs for the tab, what it does now, and its dev console's text (it locks itself)."""
+
+    async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
+        """The same, inside a block the caller has locked (locked)."""

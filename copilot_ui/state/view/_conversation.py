@@ -17,6 +17,7 @@ an app's own cards included. No Reflex here, so that it is tested and stored as 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -91,9 +92,10 @@ class Conversation:
 
     def to_notes(self) -> list[dict[str, Any]]:
         """The view as JSON objects: its ids and outcomes first, then each note."""
-        view = {"key": self.key, "ids": self.ids, "outcomes": self.outcomes, "thought": self.thought}
-        view |= {"ran_with": self.ran_with, "counter": self.counter, "run_after": self.run_after}
-        view |= {"predicted_from": self.predicted_from, "predicted_calls": self.predicted_calls}
+        # (copies: a worker thread writes them to the store while the view goes on changing)
+        view = {"key": self.key, "ids": dict(self.ids), "outcomes": dict(self.outcomes), "thought": dict(self.thought)}
+        view |= {"ran_with": dict(self.ran_with), "counter": self.counter, "run_after": self.run_after}
+        view |= {"predicted_from": copy.deepcopy(self.predicted_from), "predicted_calls": copy.deepcopy(self.predicted_calls)}
         return [{"view": view}, *({"note": dataclasses.asdict(note)} for note in self.notes)]
 
     @classmethod
