@@ -4,15 +4,20 @@ All ```python blocks of one page run in order, in one fresh Python process, as o
 cells of a notebook): cwd a temporary folder, the checkout on sys.path, no server, no model, no network.
 A block whose first line is `# not run: <reason>` is only compiled (code that needs a running server,
 a browser or a model key). A block whose first line is `# app: <module>` is a fragment of that app
-module: it runs in the module's namespace, once the module is imported. Blocks in other languages
-are not run.
+module and runs in its namespace: a module the checkout has (`copilot_ui.copilot_ui`, the demo) is
+imported first; any other is made by the page's blocks that name it (the first makes it, each adds to
+it), so that later blocks can `import <module>`. Blocks in other languages are not run.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import re
+import subprocess
 import sys
+import types
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -20,6 +25,7 @@ NOT_RUN = re.compile(r"#\s*not run:\s*\S")
 APP = re.compile(r"#\s*app:\s*([\w.]+)\s*$")
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
 _PYTHON = {"python", "py"}
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -57,26 +63,63 @@ def python_blocks(page: Path) -> list[Block]:
     return blocks
 
 
-def runner_input(page: Path, blocks: list[Block]) -> str:
-    """What the runner (this module, run as a script) reads on stdin."""
-    return json.dumps({"page": str(page), "blocks": [asdict(block) for block in blocks]})
+def run_page(page: Path, cwd: Path, *, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run the page's Python blocks in a fresh process (this module, as a script) in `cwd`, offline: the checkout on
+    sys.path, and none of the copilot's settings or keys in the environment."""
+    request = json.dumps({"page": str(page), "blocks": [asdict(block) for block in python_blocks(page)]})
+    return subprocess.run(
+        [sys.executable, __file__], input=request, cwd=cwd, env=_offline(), capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _offline() -> dict[str, str]:
+    """This environment without the copilot's settings and the keys of providers and agents."""
+    unset = ("COPILOT_", "OPENAI_", "ANTHROPIC_", "REDIS_URL", "REFLEX_REDIS_URL")
+    kept = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(unset) and not name.endswith(("_API_KEY", "_TOKEN"))
+    }
+    return {**kept, "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH", "")]))}
 
 
 def _run(request: dict) -> None:
     """Run a page's blocks in order in one fresh __main__ module; tracebacks name the page and its lines."""
-    import importlib
-    import types
-
     main = types.ModuleType("__main__")
     main.__dict__["__builtins__"] = __builtins__
     sys.modules["__main__"] = main
+    made: set[str] = set()  # app modules the page's own blocks make
     for block in request["blocks"]:
         # Line numbers in a traceback are the page's own: the code is padded to where it starts.
         code = compile("\n" * (block["line"] - 1) + block["code"], request["page"], "exec", dont_inherit=True)
         if not block["run"]:
             continue
-        namespace = vars(importlib.import_module(block["app"])) if block["app"] else main.__dict__
+        namespace = main.__dict__
+        if block["app"]:
+            namespace = vars(_app_module(block["app"], made))
         exec(code, namespace)
+
+
+def _app_module(name: str, made: set[str]) -> types.ModuleType:
+    """The app module a fragment belongs to: the checkout's, imported; else the one the page's fragments make."""
+    if name not in made:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name is None or not name.startswith(missing.name):
+                raise  # the module exists and fails to import: that is the page's error
+        made.add(name)
+        parent = None
+        for depth, part in enumerate(name.split(".")):
+            path = ".".join(name.split(".")[: depth + 1])
+            module = sys.modules.get(path)
+            if module is None:
+                module = sys.modules[path] = types.ModuleType(path)
+                module.__path__ = []  # a package, as far as importing its children goes
+                if parent is not None:
+                    setattr(parent, part, module)
+            parent = module
+    return sys.modules[name]
 
 
 if __name__ == "__main__":
