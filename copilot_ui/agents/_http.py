@@ -50,10 +50,14 @@ _BODY_READ_LIMIT = 64_000  # characters of an error answer read at most, to find
 class HttpLimits:
     """Timeouts and size limits of an HttpAgent."""
 
-    connect_timeout: float = 10.0  # seconds to open the connection
-    idle_timeout: float = 120.0  # seconds without a byte from the server before the run fails
+    connect_timeout: float = 10.0
+    """Seconds to open the connection."""
+    idle_timeout: float = 120.0
+    """Seconds without a byte from the server before the run fails (meanwhile the copilot shows "Waiting for the agent… N s")."""
     max_frame_chars: int = DEFAULT_MAX_FRAME_CHARS
+    """The longest server-sent event, in characters; a longer one ends the run with an error."""
     max_events_per_run: int = 200_000
+    """Events one run may send before it is ended with an error."""
 
     @property
     def timeout(self) -> httpx.Timeout:

@@ -20,8 +20,11 @@ class Session:
     """The page and the flags a run happens under; tools use it to say whether they are available."""
 
     page: str = "/"
+    """The route of the page the person is on (`/orders`): what `available=` predicates look at."""
     flags: frozenset[str] = frozenset()
+    """Flags for `available=` predicates (the copilot's Reflex binding sets none; an integrator's RunLoop may)."""
     data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    """Anything else an integrator gives the run's tools."""
 
 
 class StateAccess(Protocol):
@@ -44,9 +47,13 @@ class ToolContext:
     """Given to a tool handler that asks for it (a parameter annotated ToolContext)."""
 
     call_id: str
+    """The agent's id of this call."""
     tool_name: str
+    """The tool's name."""
     session: Session
+    """The page and flags the run happens under."""
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the run is stopped; a long tool may wait on it (the handler's task is cancelled too)."""
     _report: Callable[[float | None, str], None] | None = field(default=None, repr=False)
     _state_access: StateAccess | None = field(default=None, repr=False)
 

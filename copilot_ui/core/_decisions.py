@@ -11,6 +11,7 @@ class Approve:
     """Run the call; with `arguments`, run it with these instead (they are validated again)."""
 
     arguments: dict[str, Any] | None = None
+    """The arguments the person changed, to run with instead (validated again); None: as shown."""
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class Deny:
     """Do not run the call; the agent is told why."""
 
     reason: str = ""
+    """Why, in the person's words: the agent reads it."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class Answer:
     """The person's answer to a human-in-the-loop call (or to an agent's question): it becomes the result."""
 
     value: Any
+    """The answer (any JSON value)."""
 
 
 Decision = Union[Approve, Deny, Answer]

@@ -25,6 +25,7 @@ class Stop:
     """End the run now (every call still gets a result)."""
 
     reason: str = "stopped by a hook"
+    """Why the run stopped (the server log says it)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Block:
     """Do not run this call; `reason` becomes its error result."""
 
     reason: str
+    """Why: the call's error result says `blocked: <reason>`, and the agent reads it."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Rewrite:
     """Run this call with these arguments instead."""
 
     arguments: dict[str, Any]
+    """The arguments the tool runs with (not validated again: a hook is the app's own code)."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,9 @@ class Replace:
     """Use this as the call's result instead."""
 
     result: Any
+    """The result the agent gets (text, or anything JSON can carry)."""
     is_error: bool = False
+    """Whether it is an error result."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,11 @@ class CallInfo:
     """A tool call as hooks see it."""
 
     call_id: str
+    """The agent's id of the call."""
     tool_name: str
+    """The tool called."""
     arguments: dict[str, Any]
+    """The call's arguments, as the tool would run with them."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,9 @@ class ToolResult:
     """A call's result as after_tool sees it."""
 
     content: str
+    """The result's text, as the agent reads it."""
     is_error: bool
+    """Whether the call failed."""
 
 
 Hook = Callable[..., Any]
@@ -74,12 +84,19 @@ class Hooks:
     """Lists of hooks, called in order; the first that decides something wins."""
 
     before_run: list[Hook] = field(default_factory=list)
+    """`(thread) -> None | Stop`: when a turn starts."""
     after_run: list[Hook] = field(default_factory=list)
+    """`(thread, outcome) -> None`: after the turn, whatever its end."""
     before_agent_call: list[Hook] = field(default_factory=list)
+    """`(run_input) -> None | RunAgentInput | Stop`: before each agent run; may replace what is sent."""
     after_agent_call: list[Hook] = field(default_factory=list)
+    """`(run_input, thread) -> None | Stop`: after each agent run."""
     before_tool: list[Hook] = field(default_factory=list)
+    """`(call) -> None | Block | Rewrite | Stop`: a call with valid arguments, before it runs or asks for approval."""
     after_tool: list[Hook] = field(default_factory=list)
+    """`(call, result) -> None | Replace | Stop`: after a call has its result."""
     on_event: list[Hook] = field(default_factory=list)
+    """`(event) -> None | Stop`: for every AG-UI event applied to the thread."""
 
     async def call(self, name: str, *args: Any) -> Any:
         """Call the hooks of one kind; returns the first answer that is not None."""

@@ -43,9 +43,12 @@ ContextProvider = Callable[[], "Awaitable[list[Context]] | list[Context]"]
 class LoopLimits:
     """Bounds that keep an agent from spinning forever."""
 
-    max_follow_ups: int = 25  # agent runs after the first in one turn
-    max_same_call: int = 3  # the same call this many times in a row gets a warning result; once more stops
-    max_parallel: int | None = None  # tool handlers running at once
+    max_follow_ups: int = 25
+    """Agent runs after the first in one turn."""
+    max_same_call: int = 3
+    """The same call this many times in a row gets a warning result; once more stops the turn."""
+    max_parallel: int | None = None
+    """Tool handlers running at once (None: no bound)."""
 
 
 class RunLoop:

@@ -28,9 +28,11 @@ class ThreadSummary:
     title: str
     agent: str
     created_at: datetime
-    updated_at: datetime  # when the conversation last changed (renaming or archiving leaves it)
+    updated_at: datetime
+    """When the conversation last changed (renaming or archiving leaves it)."""
     archived: bool
     message_count: int
+    """How many messages it holds."""
 
 
 @dataclass(slots=True)

@@ -53,17 +53,25 @@ class Copilot:
 
     def __init__(self) -> None:
         self.toolbox = Toolbox()
+        """The tools the app declared (frontend tools, questions, browser tools)."""
         self.agents = AgentRegistry()
+        """The agents a conversation may talk to, by id: `copilot.agents.register(agent)`."""
         self.contexts: list[ContextProvider] = []
+        """What the agent sees with every run, in the order declared."""
         self.hooks = Hooks()
+        """Where the app intercepts runs, model calls and tools: `copilot.hooks.before_tool.append(hook)`."""
         self.limits = LoopLimits()
+        """What bounds a turn: follow-ups, a repeated identical call, tools at once."""
         self._store: ThreadStore | str | None = _DEFAULT_STORE
-        # The owner of a tab's conversations (an app with accounts gives its user id; sync or async,
-        # given the copilot's state of the tab); None: an anonymous owner per browser (signed cookie).
         self.owner: Callable[[Any], Any] | None = None
-        self.dev_console = os.environ.get("COPILOT_DEV_CONSOLE", "") not in ("", "0")  # events and timings in the copilot
-        self.image_hosts: list[str] = []  # hosts whose images a reply may show (others become links)
-        self.text_limit = 20_000  # characters of a text shown before "Show all"
+        """The owner of a tab's conversations: a function (sync or async) of the tab's CopilotState that returns the
+        app's user id; None: an anonymous owner per browser, kept in a signed cookie."""
+        self.dev_console = os.environ.get("COPILOT_DEV_CONSOLE", "") not in ("", "0")
+        """Show the "Dev console" (the run's events, its input, timings) in the copilot; COPILOT_DEV_CONSOLE=1."""
+        self.image_hosts: list[str] = []
+        """Hosts whose images a reply may show; an image from anywhere else shows as a plain link, never fetched."""
+        self.text_limit = 20_000
+        """Characters of a text shown before "Show all"."""
         self.renderers: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> the app's card for its calls
         self.activity_renderers: dict[str, Callable[..., Any]] = {}  # activity type (or "*") -> the app's card for it
         self.tool_ui: dict[str, ToolUI] = {}
@@ -112,7 +120,7 @@ class Copilot:
         return scrubber_for((*environment_secrets(), *self.agents.secrets()))
 
     def rendered_tools(self) -> frozenset[str]:
-        """What the app draws itself, whose cards get the data: tool names, and activity types as "activity:<type>"."""
+        """What the app draws itself, whose cards get the data: tool names, and activity types as `"activity:<type>"`."""
         return frozenset(self.renderers) | {ACTIVITY + activity_type for activity_type in self.activity_renderers}
 
     def agent(self, agent_id: str = "default") -> Agent:
