@@ -74,6 +74,11 @@ class ServedApp:
         self.stop()
 
     @property
+    def states_folder(self) -> str | None:
+        """Where this serving's Reflex keeps the session states on disk (None once stopped)."""
+        return self._states
+
+    @property
     def group(self) -> int | None:
         """The process group of the app and its workers (None once stopped)."""
         return self._process.pid if self._process is not None else None

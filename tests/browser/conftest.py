@@ -122,6 +122,9 @@ class _served:
             "PYTHONUNBUFFERED": "1",
             "COPILOT_EXTRA_MODULES": EXTRAS,
             "COPILOT_STORE_URL": str(factory.mktemp(f"{name}-store") / "threads.db"),
+            # (the app's run-time files and the demo's orders: none left in the checkout by a test)
+            "COPILOT_HOME": str(factory.mktemp(f"{name}-home")),
+            "DEMO_DATABASE_URL": f"sqlite:///{factory.mktemp(f'{name}-demo') / 'demo.db'}",
             "COPILOT_SECRET": secrets.token_urlsafe(24),
             "REDIS_URL": "",
             **env,
