@@ -5,17 +5,19 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state import CopilotState, ThreadsState
+from ._looks import icon, words
 
 
 def threads_menu() -> rx.Component:
     """A button that opens the list of conversations."""
+    said = words()
     return rx.popover.root(
         rx.popover.trigger(
             rx.icon_button(
-                rx.icon("history", size=16),
+                icon("conversations"),
                 variant="ghost",
-                aria_label="Conversations",
-                title="Conversations",
+                aria_label=said.conversations,
+                title=said.conversations,
                 type="button",
             )
         ),
@@ -32,8 +34,8 @@ def threads_menu() -> rx.Component:
                 # on_click on the close, not its button: Reflex would wrap the button in a box of its own.
                 rx.popover.close(
                     rx.button(
-                        rx.icon("message-square-plus", size=14),
-                        "New conversation",
+                        icon("new_conversation", size=14),
+                        said.new_conversation,
                         variant="soft",
                         size="1",
                         type="button",
@@ -52,7 +54,7 @@ def threads_menu() -> rx.Component:
                     class_name="cui-threads-empty",
                 ),
             ),
-            rx.el.ul(rx.foreach(ThreadsState.threads, _thread_row), class_name="cui-threads", aria_label="Conversations"),
+            rx.el.ul(rx.foreach(ThreadsState.threads, _thread_row), class_name="cui-threads", aria_label=said.conversations),
             class_name="cui-threads-menu",
             align="end",
         ),

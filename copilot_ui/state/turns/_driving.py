@@ -130,7 +130,7 @@ def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agen
 
 async def run(tab: Tab, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
     """Run the drive in a task of its own; yield what its sink sends to the browser until it is over."""
-    await tab.running(True, "Thinking…", drive.sink.dev_tid if copilot.dev_console else "")
+    await tab.running(True, copilot.labels.thinking, drive.sink.dev_tid if copilot.dev_console else "")
     task = asyncio.create_task(_drive(tab, drive, job))
     try:
         async for event in drive.sink.outbox():
