@@ -87,7 +87,7 @@ def my_welcome(labels: cui.Labels) -> rx.Component:
 
 
 @cui.copilot.on_feedback
-async def keep_feedback(feedback: cui.Feedback) -> None:
+def keep_feedback(feedback: cui.Feedback) -> None:
     """Write each rating where the test reads it."""
     path = os.environ.get("SHAPED_FEEDBACK_FILE")
     if path:

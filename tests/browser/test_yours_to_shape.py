@@ -8,6 +8,7 @@ once for this module.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import time
@@ -17,8 +18,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests._npm import npm_package
+
 from .conftest import ServedApp, Tabs, _served
-from .test_accessibility import axe_source, violations  # noqa: F401 - axe_source is a fixture
+from .test_accessibility import AXE_VERSION, violations
 
 TURN_TIMEOUT = 20_000
 
@@ -31,6 +34,12 @@ def shaped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServedApp
     server = _served(tmp_path_factory, "shaped-app", ".web-test-shaped", env)
     with server as served:
         yield served, feedback, Path(server.env["COPILOT_STORE_URL"])
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    """axe.min.js of the pinned axe-core (as test_accessibility installs it)."""
+    return (npm_package("axe-core", AXE_VERSION) / "axe.min.js").read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -60,7 +69,7 @@ def last_reply(page: Page) -> Locator:
     return page.get_by_role("group", name="Copilote").last
 
 
-def test_the_copilot_speaks_the_apps_words_and_draws_its_messages_with_the_apps_components(tab: Page, axe_source: str):
+def test_the_copilot_speaks_the_apps_words_and_draws_its_messages_with_the_apps_components(tab: Page, axe: str):
     tab.goto("/shaped")
     welcome = tab.locator(".shaped-welcome")
     expect(welcome.get_by_role("heading", name="Bonjour !")).to_be_visible()
@@ -80,7 +89,7 @@ def test_the_copilot_speaks_the_apps_words_and_draws_its_messages_with_the_apps_
     for name in ("Copier le message", "Régénérer", "Bonne réponse", "Mauvaise réponse"):
         expect(reply.get_by_role("button", name=name, exact=True)).to_have_count(1)
     expect(tab.get_by_role("group", name="Vous").get_by_role("button", name="Modifier le message")).to_have_count(1)
-    assert violations(tab, axe_source) == []
+    assert violations(tab, axe) == []
 
 
 def test_the_shortcut_opens_the_sidebar_and_puts_the_cursor_in_its_message_box(tab: Page):
@@ -174,7 +183,7 @@ def test_the_header_buttons_are_44_px_targets_on_a_phone_with_space_between_them
     assert len(boxes) >= 3
     for box in boxes:
         assert box is not None and box["width"] >= 44 and box["height"] >= 44, boxes
-    for left, right in zip(boxes, boxes[1:], strict=False):
+    for left, right in itertools.pairwise(boxes):
         assert right["x"] - (left["x"] + left["width"]) >= 4, boxes  # apart, not glued together
     ask(phone, "hello")
     idle(phone)
@@ -183,7 +192,7 @@ def test_the_header_buttons_are_44_px_targets_on_a_phone_with_space_between_them
 
 
 def test_a_rating_is_kept_with_the_reply_told_to_the_app_and_shown_after_a_reload(
-    tab: Page, shaped: tuple[ServedApp, Path, Path], axe_source: str
+    tab: Page, shaped: tuple[ServedApp, Path, Path], axe: str
 ):
     _, feedback_file, store = shaped
     tab.goto("/chat")
@@ -206,7 +215,7 @@ def test_a_rating_is_kept_with_the_reply_told_to_the_app_and_shown_after_a_reloa
     comment = tab.get_by_role("textbox", name="Qu'est-ce qui n'allait pas ? (facultatif)")
     expect(comment).to_be_focused()
     comment.fill("Trop court.")
-    assert violations(tab, axe_source) == []
+    assert violations(tab, axe) == []
     tab.get_by_role("button", name="Envoyer l'avis").click()
     expect(tab.get_by_role("status").filter(has_text="Merci pour votre avis")).to_be_visible()
     told = wait_for_feedback(feedback_file, 3)
