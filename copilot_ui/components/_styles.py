@@ -39,8 +39,8 @@ SIDEBAR_CSS = (
 .cui-header-actions .rt-IconButton { margin: 0; }
 @media (max-width: 640px) {
   .cui-header-actions :is(button, select) { min-width: 44px; min-height: 44px; }
-  .cui-icon-action { width: 2.75rem; height: 2.75rem; }
 }
+.cui-title > svg { flex-shrink: 0; }
 .cui-title h2 { white-space: nowrap; }
 .cui-picker { font: inherit; font-size: 0.8rem; padding: 0.2rem 0.4rem; border-radius: var(--radius-3);
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); max-width: 9rem; }
@@ -78,6 +78,7 @@ SIDEBAR_CSS = (
 .cui-icon-action { position: relative; display: inline-flex; align-items: center; justify-content: center;
   width: 1.75rem; height: 1.75rem; padding: 0; border: none; background: none; cursor: pointer; color: var(--gray-11);
   border-radius: var(--radius-2); }
+@media (max-width: 640px) { .cui-icon-action { width: 2.75rem; height: 2.75rem; } }  /* a finger's target */
 .cui-icon-action:hover, .cui-icon-action:focus-visible { background: var(--gray-a3); color: var(--gray-12); }
 .cui-icon-action:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 1px; }
 .cui-icon-action[aria-pressed="true"] { color: var(--accent-11); background: var(--accent-a3); }

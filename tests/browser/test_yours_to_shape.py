@@ -189,6 +189,9 @@ def test_the_header_buttons_are_44_px_targets_on_a_phone_with_space_between_them
     idle(phone)
     actions = last_reply(phone).locator(".cui-actions")
     expect(actions).to_have_css("opacity", "1")  # a touch screen has no hover: always shown
+    for n in range(actions.get_by_role("button").count()):
+        box = actions.get_by_role("button").nth(n).bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
 
 
 def test_a_rating_is_kept_with_the_reply_told_to_the_app_and_shown_after_a_reload(
