@@ -32,6 +32,7 @@ def conversation(suggestions: Sequence[str] = ()) -> rx.Component:
             target=CONVERSATION_ID,
             conversation=CopilotState.thread_id,
             has_older=CopilotState.has_older,
+            jump_label=said.jump_to_latest,
             on_older=CopilotState.load_older,
         ),
         rx.cond(

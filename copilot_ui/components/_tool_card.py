@@ -13,7 +13,7 @@ import reflex as rx
 
 from ..state import CopilotState, copilot
 from ..state.declarations import STATUS_WORDS
-from ._looks import icon, words
+from ._looks import filled, icon, words
 from ._text import text
 from ._tool_view import ToolCallView
 
@@ -80,7 +80,7 @@ def default_card(item: rx.Var) -> rx.Component:
         ),
         rx.cond(
             status == "skipped",
-            rx.text("Not run: you wrote a new message instead", size="1", color_scheme="gray"),
+            rx.text(said.not_run, size="1", color_scheme="gray"),
             rx.cond(
                 call.is_done,  # skipped is the branch above
                 text(call.id + ".r", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label=said.result),
@@ -92,7 +92,7 @@ def default_card(item: rx.Var) -> rx.Component:
         data_item=item["id"],
         data_tool=item["n"],
         data_status=status,
-        aria_label="Tool call " + item["n"].to(str),
+        aria_label=filled(said.tool_call_card, "{tool}", item["n"].to(str)),
         key=item["id"],
     )
 
@@ -108,7 +108,7 @@ def _color(status: rx.Var[str]) -> rx.Var[str]:
 
 def _approval(item: rx.Var) -> rx.Component:
     return rx.hstack(
-        rx.text("This call runs only once you approve it.", size="1", color_scheme="gray"),
+        rx.text(words().runs_once_approved, size="1", color_scheme="gray"),
         rx.button(
             rx.icon("eye", size=14),
             words().review,

@@ -78,6 +78,10 @@ def test_the_copilot_speaks_the_apps_words_and_draws_its_messages_with_the_apps_
     expect(tab.get_by_role("button", name="Nouvelle conversation")).to_be_visible()
     expect(tab.get_by_role("button", name="Fermer le copilote")).to_be_visible()
     expect(tab.get_by_role("complementary", name="Copilote")).to_be_visible()
+    tab.get_by_role("button", name="Conversations").click()
+    expect(tab.get_by_role("searchbox", name="Rechercher des conversations")).to_be_visible()
+    expect(tab.get_by_text("Pas encore de conversation.")).to_be_visible()
+    tab.keyboard.press("Escape")
 
     ask(tab, "hello")
     idle(tab)

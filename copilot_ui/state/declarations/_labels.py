@@ -64,6 +64,9 @@ class Labels:
     greeting: str = "Ask about the page, or ask the copilot to change it."  # an empty conversation's first words
     suggestions: str = "Suggestions"
     show_earlier: str = "Show earlier messages"
+    jump_to_latest: str = "↓ Jump to latest"
+    more_characters: str = "{count} more characters"  # under a long text, cut
+    show_all: str = "Show all"
     you: str = "You"  # the group of a message of the person's
     assistant: str = "Copilot"  # the group of a reply
     queued: str = "Queued"
@@ -71,6 +74,17 @@ class Labels:
     thought_for: str = "Thought for {seconds} s"
     thoughts: str = "Thoughts"
     retry: str = "Retry"
+    # The list of conversations
+    search_conversations: str = "Search conversations"
+    no_match: str = "No match"
+    no_conversations: str = "No conversations yet."
+    rename: str = "Rename {title}"
+    delete: str = "Delete {title}"
+    new_title: str = "New title"
+    save: str = "Save"
+    confirm_delete: str = "Delete “{title}”?"
+    delete_button: str = "Delete"
+    keep: str = "Keep"
     # The composer
     placeholder: str = "Ask the copilot…"
     composer: str = "Ask the copilot"  # the message box's accessible name
@@ -100,6 +114,11 @@ class Labels:
     review: str = "Review"
     answer: str = "Answer"
     your_answer: str = "Your answer"
+    runs_once_approved: str = "This call runs only once you approve it."
+    not_run: str = "Not run: you wrote a new message instead"
+    activity_content: str = "Content"
+    tool_call_card: str = "Tool call {tool}"  # a tool card's accessible name
+    activity_card: str = "Activity {type}"
     statuses: dict[str, str] = field(default_factory=lambda: dict(STATUS_WORDS))  # a tool card's status -> its word
     # Notices written on the server (the app's labels only: see the module's docstring)
     running_tool: str = "Running {tool}…"
