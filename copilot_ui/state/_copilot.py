@@ -218,7 +218,7 @@ class CopilotState(rx.State):
             feedback = Feedback(
                 thread_id=thread.id,
                 message_id=reply.id,
-                text=reply.content if isinstance(reply.content, str) else "",
+                text=copilot.scrubber().scrub(reply.content) if isinstance(reply.content, str) else "",
                 rating=rating,  # type: ignore[arg-type]
                 comment=comment,
                 owner=owner,
