@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
 from datetime import UTC, datetime
@@ -185,3 +186,39 @@ def test_a_database_from_before_feedback_keeps_its_conversations_and_takes_ratin
     with SQLThreadStore(database_url) as again:
         command.downgrade(alembic_config(url=database_url), "0002")
         assert "feedback" not in message_columns(again.engine)
+
+
+SIBLING = '''"""A revision added beside 0003_feedback on the same parent (as another feature's would be)."""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003_sibling"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("copilot_messages", sa.Column("sibling", sa.Text(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("copilot_messages") as batch:
+        batch.drop_column("sibling")
+'''
+
+
+def test_a_revision_added_beside_feedback_on_the_same_parent_runs_too_whichever_came_first(database_url, tmp_path, monkeypatch):
+    command.upgrade(alembic_config(url=database_url), "0003_feedback")  # a database that already has one of them
+    migrations = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, migrations, ignore=shutil.ignore_patterns("__pycache__"))
+    (migrations / "versions" / "0003_sibling.py").write_text(SIBLING, encoding="utf-8")
+    monkeypatch.setattr(_migrate, "MIGRATIONS", migrations)
+    monkeypatch.setattr(_migrate, "HEADS", frozenset({"0003_feedback", "0003_sibling"}))
+
+    with SQLThreadStore(database_url) as store:
+        assert {"feedback", "sibling"} <= message_columns(store.engine)
+        assert revision(store.engine) == {"0003_feedback", "0003_sibling"}
+    with SQLThreadStore(database_url) as again:  # at both heads: nothing to do
+        assert revision(again.engine) == {"0003_feedback", "0003_sibling"}
