@@ -21,7 +21,7 @@ import reflex as rx
 
 from ..state.declarations import Labels
 from ._layout import CuiDock, CuiPopup, CuiShortcut
-from ._looks import Look, MessageComponent, look_for_layout, looking, shortcut_hint, shortcut_keys
+from ._looks import Look, MessageComponent, icon, look_for_layout, looking, shortcut_hint, shortcut_keys
 from ._panel import panel
 from ._styles import SIDEBAR_CSS
 
@@ -51,6 +51,7 @@ def sidebar(
         docked = rx.fragment(
             rx.el.style(SIDEBAR_CSS),
             CuiDock.create(
+                _marked_icon("open"),
                 panel(agent, chosen.labels.title, suggestions, closable=True),
                 title=chosen.labels.title,
                 width=width,
@@ -84,6 +85,8 @@ def popup(
         return rx.fragment(
             rx.el.style(SIDEBAR_CSS),
             CuiPopup.create(
+                _marked_icon("open", size=22),
+                _marked_icon("close_popup", "close", size=22),
                 panel(agent, chosen.labels.title, suggestions, closable=True),
                 title=chosen.labels.title,
                 open_label=chosen.labels.open,
@@ -126,6 +129,11 @@ _LOOK_OPTIONS += ("empty_state", "shortcut")
 
 def _look_options(arguments: dict[str, Any]) -> dict[str, Any]:
     return {name: arguments[name] for name in _LOOK_OPTIONS}
+
+
+def _marked_icon(name: str, role: str | None = None, size: int = 16) -> rx.Component:
+    """An icon the browser side places itself (cui_layout.jsx reads data-icon)."""
+    return rx.el.span(icon(name, size=size), data_icon=role or name, class_name="cui-icon", aria_hidden="true")
 
 
 def _shortcut_props(chosen: Look) -> dict[str, str]:

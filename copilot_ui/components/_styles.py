@@ -23,7 +23,8 @@ SIDEBAR_CSS = (
 .cui-dock-open { right: 1rem; bottom: 1rem; z-index: 40; display: inline-flex; gap: 0.4rem;
   align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem; }
 .cui-dock-open:focus-visible, .cui-popup-launcher:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 2px; }
-.cui-popup-launcher { right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem; font-size: 1.4rem; }
+.cui-popup-launcher { right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem; font-size: 1.4rem;
+  display: inline-flex; align-items: center; justify-content: center; }
 .cui-popup-panel { position: fixed; right: 1.25rem; bottom: 5.25rem; z-index: 40; width: min(26rem, calc(100vw - 2.5rem));
   height: min(40rem, calc(100dvh - 7rem)); display: flex; border-radius: var(--radius-6); overflow: hidden;
   border: 1px solid var(--gray-a5); background: var(--color-panel-solid); box-shadow: 0 12px 40px var(--black-a6); }

@@ -38,6 +38,18 @@ const remember = (key, value) => {
   }
 };
 
+// The page's icons for this component come as children marked data-icon; the other children are its content.
+const splitIcons = (children) => {
+  const icons = {};
+  const content = [];
+  Children.toArray(children).forEach((child) => {
+    const name = child?.props?.["data-icon"];
+    if (name) icons[name] = child;
+    else content.push(child);
+  });
+  return [icons, content];
+};
+
 const focusMessageBox = () => setTimeout(() => document.getElementById("cui-message")?.focus(), 0);
 
 // "mod+/", "ctrl+shift+k": mod is Ctrl, or ⌘ on a Mac (either is taken, as people press both).
@@ -115,6 +127,7 @@ export function CuiDock({
   shortcutHint = "",
   children,
 }) {
+  const [icons, content] = splitIcons(children);
   const narrow = useNarrow();
   const [collapsed, setCollapsed] = useState(false);
   const [openOnNarrow, setOpenOnNarrow] = useState(false);
@@ -179,7 +192,7 @@ export function CuiDock({
           aria-keyshortcuts={shortcutKeys || undefined}
           title={shortcutHint ? `${openLabel} (${shortcutHint})` : openLabel}
         >
-          <span aria-hidden="true">✦</span> {title}
+          {icons.open ?? <span aria-hidden="true">✦</span>} {title}
         </button>
       )}
       <aside
@@ -206,7 +219,7 @@ export function CuiDock({
             }}
           />
         )}
-        {children}
+        {content}
       </aside>
     </>
   );
@@ -221,6 +234,7 @@ export function CuiPopup({
   shortcutHint = "",
   children,
 }) {
+  const [icons, content] = splitIcons(children);
   const [open, setOpen] = useState(false);
   const launcher = useRef(null);
   const close = useCallback(() => {
@@ -254,10 +268,10 @@ export function CuiPopup({
         title={shortcutHint ? `${open ? closeLabel : openLabel} (${shortcutHint})` : undefined}
         onClick={() => (open ? close() : show())}
       >
-        <span aria-hidden="true">{open ? "×" : "✦"}</span>
+        {open ? (icons.close ?? <span aria-hidden="true">×</span>) : (icons.open ?? <span aria-hidden="true">✦</span>)}
       </button>
       <section role="dialog" aria-modal="false" aria-label={title} className="cui-popup-panel" hidden={!open}>
-        {children}
+        {content}
       </section>
     </>
   );

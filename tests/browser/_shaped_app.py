@@ -128,5 +128,6 @@ def shaped() -> rx.Component:
 
 @rx.page(route="/shaped-popup", title="Acme · le copilote en popup")
 def shaped_popup() -> rx.Component:
-    """A popup opened by Mod+K."""
-    return rx.el.main(rx.heading("Acme", size="6", as_="h1"), cui.popup(shortcut="mod+k"), style={"padding": "1rem"})
+    """A popup opened by Mod+K, with an icon of its own on its button."""
+    popup = cui.popup(shortcut="mod+k", icons={"open": "message-circle"})
+    return rx.el.main(rx.heading("Acme", size="6", as_="h1"), popup, style={"padding": "1rem"})

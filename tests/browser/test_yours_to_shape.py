@@ -125,6 +125,7 @@ def test_a_layouts_own_shortcut_opens_its_popup(tab: Page):
     tab.goto("/shaped-popup")
     launcher = tab.get_by_role("button", name="Ouvrir le copilote")
     expect(launcher).to_have_attribute("aria-keyshortcuts", "Control+K Meta+K")
+    expect(launcher.locator("svg.lucide-message-circle")).to_have_count(1)  # the layout's own icon
     tab.keyboard.press("Control+/")  # not this page's shortcut
     expect(tab.get_by_role("dialog", name="Copilote")).to_be_hidden()
     tab.keyboard.press("Meta+k")

@@ -16,6 +16,8 @@ from typing import Any
 
 DEFAULT_ICONS = {
     "copilot": "sparkles",  # before the title in the header
+    "open": "sparkles",  # the button that opens the sidebar or the popup
+    "close_popup": "x",  # the popup's button while it is open
     "new_conversation": "message-square-plus",
     "conversations": "history",
     "close": "panel-right-close",
