@@ -9,12 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from copilot_ui.agents import ScriptedAgent
+from copilot_ui.agents import ScriptedAgent, Scrubber
 from copilot_ui.agents import scripts as s
 from copilot_ui.components._looks import look_for_layout, shortcut_hint, shortcut_keys
-from copilot_ui.core import RunLoop, Thread
+from copilot_ui.core import RunLoop, Thread, TurnEnded, TurnStarted
 from copilot_ui.state import Feedback, Labels, copilot
 from copilot_ui.state.declarations import STATUS_WORDS, tell_feedback
+from copilot_ui.state.sink import Shown, ViewSink
 from copilot_ui.state.turns import cut_off, resumed
 from copilot_ui.state.view import Conversation
 from copilot_ui.store import Rating, SQLThreadStore
@@ -100,3 +101,41 @@ def test_every_feedback_hook_hears_a_rating_even_when_one_fails():
     rating = Feedback(thread_id="t", message_id="m", text="Refunded.", rating="bad", comment="Wrong order")
     asyncio.run(tell_feedback([broken, collect, lambda feedback: heard.append(feedback.message_id)], rating))
     assert heard == ["bad: Wrong order", "m"]
+
+
+def test_a_stopped_run_and_the_status_line_speak_the_apps_words(app_labels):
+    copilot.labels = Labels().but(thinking="Réflexion…", stopped="Arrêté.", stopped_because="Arrêté : {reason}")
+    shown: list[Shown] = []
+
+    async def show(view: Shown) -> None:
+        shown.append(view)
+
+    async def stopped_turns() -> None:
+        thread = Thread()
+        thread.add_user_message("bonjour")
+        sink = ViewSink(show, thread, Conversation.of(thread.id), scrubber=Scrubber(), interval=0.0)
+        sink.emit(TurnStarted(thread_id=thread.id))
+        await sink.commit()
+        assert shown[-1].status == "Réflexion…"
+        sink.emit(TurnEnded(thread_id=thread.id, status="aborted"))
+        sink.emit(TurnEnded(thread_id=thread.id, status="stopped", message="a hook said so"))
+        await sink.close()
+        assert [note.text for note in sink.conversation.notes] == ["Arrêté.", "Arrêté : a hook said so"]
+
+    asyncio.run(stopped_turns())
+
+
+def test_a_reply_is_known_by_the_run_that_wrote_it():
+    async def one_turn() -> tuple[Thread, Conversation]:
+        thread = Thread()
+
+        async def show(_view: Shown) -> None:
+            return None
+
+        sink = ViewSink(show, thread, Conversation.of(thread.id), scrubber=Scrubber(), interval=0.0)
+        await RunLoop(ScriptedAgent(s.run(s.text("Refunded."))), emit=sink.emit).send(thread, "refund order 1042")
+        await sink.close()
+        return thread, sink.conversation
+
+    thread, conversation = asyncio.run(one_turn())
+    assert conversation.runs[thread.messages[-1].id].strip() != ""
