@@ -31,12 +31,15 @@ _PUBLIC = {
     # declaring what the agent may do and see (Reflex layer)
     "copilot": "copilot_ui.state",
     "CopilotState": "copilot_ui.state",
+    "Labels": "copilot_ui.state",
+    "Feedback": "copilot_ui.state",
     # components
     "sidebar": "copilot_ui.components",
     "popup": "copilot_ui.components",
     "chat": "copilot_ui.components",
     "tool_card": "copilot_ui.components",
     "ToolCallView": "copilot_ui.components",
+    "MessageView": "copilot_ui.components",
     "ActivityView": "copilot_ui.components",
     "text": "copilot_ui.components",
     "content_security_policy": "copilot_ui._csp",

@@ -4,6 +4,7 @@ from ._activity import ActivityView, activity_card, default_activity_card
 from ._approval import approval_dialog
 from ._color_mode import ColorModeSync, color_mode_from
 from ._composer import composer
+from ._message_view import MessageView
 from ._messages import chat_item, conversation
 from ._sidebar import chat, popup, sidebar
 from ._text import CuiText, text
@@ -14,6 +15,7 @@ __all__ = [
     "ActivityView",
     "ColorModeSync",
     "CuiText",
+    "MessageView",
     "ToolCallView",
     "activity_card",
     "approval_dialog",

@@ -21,6 +21,7 @@ from typing import Any
 import reflex as rx
 
 from ..state import copilot
+from ._looks import filled, words
 from ._text import text
 
 
@@ -69,11 +70,18 @@ def default_activity_card(item: rx.Var) -> rx.Component:
             rx.code(item["at"], variant="ghost"),
             align="center",
         ),
-        text(item["id"].to(str), markdown=False, class_name="cui-tool-pre", tab_index=0, role="group", aria_label="Content"),
+        text(
+            item["id"].to(str),
+            markdown=False,
+            class_name="cui-tool-pre",
+            tab_index=0,
+            role="group",
+            aria_label=words().activity_content,
+        ),
         class_name="cui-activity",
         data_kind="activity",
         data_activity=item["at"],
-        aria_label="Activity " + item["at"].to(str),
+        aria_label=filled(words().activity_card, "{type}", item["at"].to(str)),
         key=item["id"],
     )
 

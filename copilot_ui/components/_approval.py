@@ -10,6 +10,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state import ApprovalState, CopilotState
+from ._looks import words
 
 _RUNTIME = rx.asset("cui_approval.jsx", shared=True)
 
@@ -33,6 +34,7 @@ def approval_dialog() -> rx.Component:
 
 
 def _dialog() -> rx.Component:
+    said = words()
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(ApprovalState.title),
@@ -42,7 +44,7 @@ def _dialog() -> rx.Component:
                 rx.cond(
                     ApprovalState.fields.length() > 0,
                     rx.el.fieldset(
-                        rx.el.legend(rx.cond(ApprovalState.editable, "Arguments (you can change them)", "Arguments")),
+                        rx.el.legend(rx.cond(ApprovalState.editable, said.editable_arguments, said.arguments)),
                         rx.foreach(ApprovalState.fields, _field),
                         class_name="cui-approval-fields",
                     ),
@@ -52,8 +54,8 @@ def _dialog() -> rx.Component:
                     rx.callout(ApprovalState.error, icon="triangle_alert", color_scheme="red", size="1", role="alert"),
                 ),
                 rx.hstack(
-                    rx.alert_dialog.cancel(rx.button("Not now", variant="soft", color_scheme="gray", type="button")),
-                    rx.button(rx.icon("check", size=14), "Approve", type="submit", auto_focus=True),
+                    rx.alert_dialog.cancel(rx.button(said.not_now, variant="soft", color_scheme="gray", type="button")),
+                    rx.button(rx.icon("check", size=14), said.approve, type="submit", auto_focus=True),
                     justify="end",
                     spacing="2",
                 ),
@@ -62,16 +64,16 @@ def _dialog() -> rx.Component:
             ),
             rx.el.form(
                 _identity(),
-                rx.el.label("Reason (optional)", html_for="cui-deny-reason", class_name="cui-approval-label"),
+                rx.el.label(said.deny_reason, html_for="cui-deny-reason", class_name="cui-approval-label"),
                 rx.hstack(
                     rx.el.input(
                         id="cui-deny-reason",
                         name="reason",
-                        placeholder="Why not? The agent reads it.",
+                        placeholder=said.deny_placeholder,
                         class_name="cui-input",
                         auto_complete="off",
                     ),
-                    rx.button(rx.icon("x", size=14), "Deny", type="submit", color_scheme="red", variant="soft"),
+                    rx.button(rx.icon("x", size=14), said.deny, type="submit", color_scheme="red", variant="soft"),
                     spacing="2",
                     align="center",
                     width="100%",

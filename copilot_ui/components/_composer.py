@@ -1,4 +1,5 @@
-"""The composer: the message box (Enter sends, Shift+Enter starts a new line) and Send, which is Stop while a run goes."""
+"""The composer: the message box (Enter sends, Shift+Enter starts a new line, Up-arrow in it empty edits the last
+message) and Send, which is Stop while a run goes."""
 
 from __future__ import annotations
 
@@ -6,27 +7,31 @@ import reflex as rx
 
 from ..state import CopilotState, LiveState
 from ..state.view import COMPOSER_INPUT_ID
+from ._layout import CuiRecall
+from ._looks import icon, words
 
 
 def composer(agent: str = "default") -> rx.Component:
     """The message form of the sidebar."""
+    said = words()
     return rx.el.form(
         rx.el.input(type="hidden", name="agent", value=agent),
         rx.el.textarea(
             id=COMPOSER_INPUT_ID,
             name="message",
-            aria_label="Ask the copilot",
-            placeholder="Ask the copilot…",
+            aria_label=said.composer,
+            placeholder=said.placeholder,
             enter_key_submit=True,
             rows=2,
             class_name="cui-input",
         ),
+        CuiRecall.create(),
         rx.cond(
             LiveState.running,
             rx.button(
-                rx.icon("square", size=14), "Stop", type="button", on_click=CopilotState.stop, color_scheme="red", variant="soft"
+                icon("stop", size=14), said.stop, type="button", on_click=CopilotState.stop, color_scheme="red", variant="soft"
             ),
-            rx.button(rx.icon("send", size=14), "Send", type="submit"),
+            rx.button(icon("send", size=14), said.send, type="submit"),
         ),
         on_submit=CopilotState.send,
         reset_on_submit=True,

@@ -1,11 +1,12 @@
-"""The browser side of where the copilot sits (cui_layout.jsx): the dock, the popup, a message's actions."""
+"""The browser side of where the copilot sits (cui_layout.jsx): the dock, the popup, the shortcut that opens the
+copilot, Up-arrow in the empty message box, a message's actions."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import reflex as rx
-from reflex.event import passthrough_event_spec
+from reflex.event import no_args_event_spec, passthrough_event_spec
 
 _RUNTIME = rx.asset("cui_layout.jsx", shared=True)
 
@@ -19,6 +20,10 @@ class CuiDock(rx.Component):
     title: rx.Var[str]
     width: rx.Var[int]
     storage_key: rx.Var[str]
+    open_label: rx.Var[str]
+    shortcut: rx.Var[str]  # "mod+/": Ctrl or ⌘ with /
+    shortcut_keys: rx.Var[str]  # as aria-keyshortcuts names it
+    shortcut_hint: rx.Var[str]  # as the opener's tooltip shows it
 
 
 class CuiPopup(rx.Component):
@@ -28,10 +33,32 @@ class CuiPopup(rx.Component):
     tag = "CuiPopup"
 
     title: rx.Var[str]
+    open_label: rx.Var[str]
+    close_label: rx.Var[str]
+    shortcut: rx.Var[str]
+    shortcut_keys: rx.Var[str]
+    shortcut_hint: rx.Var[str]
+
+
+class CuiShortcut(rx.Component):
+    """The inline chat's shortcut: it puts the cursor in the message box."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiShortcut"
+
+    shortcut: rx.Var[str]
+
+
+class CuiRecall(rx.Component):
+    """Up-arrow in the empty message box edits the person's last message."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiRecall"
 
 
 class CuiActions(rx.Component):
-    """Copy a message; edit one of the person's and send it again."""
+    """A message's icon buttons: copy it; edit one of the person's; regenerate the last reply; rate a reply. Its
+    children are the icons, each marked data_icon (copy, copied, edit, regenerate, good, bad)."""
 
     library = _RUNTIME.importable_path
     tag = "CuiActions"
@@ -39,7 +66,13 @@ class CuiActions(rx.Component):
     tid: rx.Var[str]
     item_id: rx.Var[str]
     can_edit: rx.Var[bool]
+    can_regenerate: rx.Var[bool]
+    rateable: rx.Var[bool]
+    rating: rx.Var[str]
+    words: rx.Var[dict[str, str]]
     on_edit: rx.EventHandler[passthrough_event_spec(dict[str, Any])]
+    on_regenerate: rx.EventHandler[no_args_event_spec]
+    on_rate: rx.EventHandler[passthrough_event_spec(dict[str, Any])]
 
 
 def layout_command(command: str) -> Any:

@@ -7,12 +7,16 @@ reply that streams changes nothing here: only the text component of that reply r
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import reflex as rx
 
 from ..state import CopilotState, LiveState
+from ..state.declarations import Labels
 from ._activity import activity_card
 from ._layout import CuiActions
+from ._looks import icon, look, words
+from ._message_view import MessageView
 from ._scroll import CuiScroll
 from ._text import text
 from ._tool_card import tool_card
@@ -21,17 +25,19 @@ CONVERSATION_ID = "cui-conversation"
 
 
 def conversation(suggestions: Sequence[str] = ()) -> rx.Component:
-    """Every item shown, then the status line; on an empty conversation, the app's suggestions."""
+    """Every item shown, then the status line; on an empty conversation, the greeting and the app's suggestions."""
+    said = words()
     return rx.el.div(
         CuiScroll.create(
             target=CONVERSATION_ID,
             conversation=CopilotState.thread_id,
             has_older=CopilotState.has_older,
+            jump_label=said.jump_to_latest,
             on_older=CopilotState.load_older,
         ),
         rx.cond(
             CopilotState.has_older,
-            rx.el.button("Show earlier messages", type="button", on_click=CopilotState.load_older, class_name="cui-older"),
+            rx.el.button(said.show_earlier, type="button", on_click=CopilotState.load_older, class_name="cui-older"),
         ),
         rx.cond((CopilotState.items.length() == 0) & ~LiveState.running, _welcome(suggestions)),
         rx.foreach(CopilotState.older, chat_item),
@@ -42,13 +48,13 @@ def conversation(suggestions: Sequence[str] = ()) -> rx.Component:
         ),
         rx.cond(
             (CopilotState.suggestions.length() > 0) & ~LiveState.running,
-            rx.el.div(rx.foreach(CopilotState.suggestions, _chip), class_name="cui-chips", aria_label="Suggestions"),
+            rx.el.div(rx.foreach(CopilotState.suggestions, _chip), class_name="cui-chips", aria_label=said.suggestions),
         ),
         id=CONVERSATION_ID,
         class_name="cui-conversation",
         role="log",
         aria_live="polite",
-        aria_label="Conversation",
+        aria_label=said.conversation,
     )
 
 
@@ -71,56 +77,91 @@ def chat_item(item: rx.Var) -> rx.Component:
 
 
 def _user(item: rx.Var) -> rx.Component:
-    item_id = item["id"].to(str)
+    item_id, said, own = item["id"].to(str), words(), look().user_message
     return rx.el.div(
         rx.el.div(
-            text(item_id, markdown=False),
-            rx.cond(item["q"], rx.el.span("Queued", class_name="cui-queued")),
-            class_name="cui-user",
+            own(MessageView(item, "user")) if own is not None else text(item_id, markdown=False),
+            rx.cond(item["q"], rx.el.span(said.queued, class_name="cui-queued")),
+            class_name="cui-user cui-own" if own is not None else "cui-user",
             data_kind="user",
             data_queued=rx.cond(item["q"], "true", "false"),
         ),
-        rx.cond(
-            ~item["q"].bool(),
-            CuiActions.create(tid=item_id, item_id=item_id, can_edit=~LiveState.running, on_edit=CopilotState.edit),
-        ),
+        rx.cond(~item["q"].bool(), _actions(item_id, can_edit=~LiveState.running)),
         class_name="cui-turn cui-turn-user",
         role="group",
-        aria_label="You",
+        aria_label=said.you,
         key=item_id,
     )
 
 
 def _reply(item: rx.Var) -> rx.Component:
-    item_id = item["id"].to(str)
+    item_id, own = item["id"].to(str), look().assistant_message
     return rx.el.div(
         rx.el.div(
-            text(item_id, live=item["live"].bool()),
-            class_name="cui-reply",
+            own(MessageView(item, "assistant")) if own is not None else text(item_id, live=item["live"].bool()),
+            class_name="cui-reply cui-own" if own is not None else "cui-reply",
             data_kind=rx.cond(item["live"], "live", "assistant"),
         ),
         rx.cond(
             ~item["live"].bool(),
-            rx.el.div(
-                CuiActions.create(tid=item_id, item_id=item_id),
-                rx.cond(
-                    (CopilotState.last_reply == item_id) & ~LiveState.running,
-                    rx.el.button("Regenerate", type="button", class_name="cui-action", on_click=CopilotState.regenerate),
-                ),
-                class_name="cui-reply-actions",
+            _actions(
+                item_id,
+                can_regenerate=(CopilotState.last_reply == item_id) & ~LiveState.running,
+                rating=rx.cond(item["fb"], item["fb"].to(str), ""),
             ),
         ),
         class_name="cui-turn",
         role="group",
-        aria_label="Copilot",
+        aria_label=words().assistant,
         key=item_id,
     )
 
 
+def _actions(item_id: rx.Var[str], *, can_edit: Any = False, can_regenerate: Any = None, rating: Any = None) -> rx.Component:
+    """A message's icon buttons: Copy; Edit (the person's); Regenerate (the last reply); the ratings (a reply's)."""
+    said = words()
+    reply = rating is not None
+    icons = [("copy", "copy"), ("copied", "copied"), ("edit", "edit")]
+    icons += [("regenerate", "regenerate"), ("good", "good_response"), ("bad", "bad_response")] if reply else []
+    return CuiActions.create(
+        *(rx.el.span(icon(name, size=15), data_icon=key, class_name="cui-icon") for key, name in icons),
+        tid=item_id,
+        item_id=item_id,
+        can_edit=can_edit,
+        can_regenerate=can_regenerate if can_regenerate is not None else False,
+        rateable=reply,
+        rating=rating if reply else "",
+        words=_action_words(said),
+        on_edit=CopilotState.edit,
+        on_regenerate=CopilotState.regenerate,
+        on_rate=CopilotState.rate,
+    )
+
+
+def _action_words(said: Labels) -> dict[str, str]:
+    """The words cui_layout.jsx's CuiActions reads."""
+    return {
+        "copy": said.copy,
+        "copied": said.copied,
+        "edit": said.edit,
+        "editBox": said.edit_box,
+        "cancel": said.cancel,
+        "send": said.send,
+        "regenerate": said.regenerate,
+        "good": said.good_response,
+        "bad": said.bad_response,
+        "comment": said.feedback_comment,
+        "sendFeedback": said.send_feedback,
+        "thanks": said.feedback_thanks,
+    }
+
+
 def _reasoning(item: rx.Var) -> rx.Component:
+    said = words()
+    before, _, after = said.thought_for.partition("{seconds}")
     return rx.el.details(
         rx.el.summary(
-            rx.cond(item["live"], "Thinking…", rx.cond(item["sec"], "Thought for " + item["sec"].to(str) + " s", "Thoughts"))
+            rx.cond(item["live"], said.thinking, rx.cond(item["sec"], before + item["sec"].to(str) + after, said.thoughts))
         ),
         text(item["id"], live=item["live"].bool(), class_name="cui-reasoning-text"),
         class_name="cui-reasoning",
@@ -131,12 +172,14 @@ def _reasoning(item: rx.Var) -> rx.Component:
 
 def _error(item: rx.Var) -> rx.Component:
     return rx.callout.root(
-        rx.callout.icon(rx.icon("triangle_alert", size=16)),
+        rx.callout.icon(icon("error")),
         rx.el.div(
             text(item["id"], markdown=False),
             rx.cond(
                 item["retry"],
-                rx.button("Retry", size="1", variant="soft", color_scheme="red", on_click=CopilotState.retry, type="button"),
+                rx.button(
+                    words().retry, size="1", variant="soft", color_scheme="red", on_click=CopilotState.retry, type="button"
+                ),
             ),
             class_name="cui-error-body",
         ),
@@ -153,9 +196,10 @@ def _notice(item: rx.Var) -> rx.Component:
 
 
 def _welcome(suggestions: Sequence[str]) -> rx.Component:
+    said, own = words(), look().empty_state
     return rx.el.div(
-        rx.text("Ask about the page, or ask the copilot to change it.", size="2", color_scheme="gray"),
-        rx.el.div(*(_chip(suggestion) for suggestion in suggestions), class_name="cui-chips", aria_label="Suggestions")
+        own(said) if own is not None else rx.text(said.greeting, size="2", color_scheme="gray", class_name="cui-greeting"),
+        rx.el.div(*(_chip(suggestion) for suggestion in suggestions), class_name="cui-chips", aria_label=said.suggestions)
         if suggestions
         else rx.fragment(),
         class_name="cui-welcome",

@@ -15,6 +15,7 @@ from ..state import DEMO_MODEL_LABEL, CopilotState, LiveState, copilot
 from ._approval import approval_dialog
 from ._composer import composer
 from ._layout import layout_command
+from ._looks import icon, words
 from ._messages import conversation
 from ._scroll import CuiResume
 from ._text import text
@@ -45,21 +46,22 @@ def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: boo
 
 
 def _header(title: str, closable: bool) -> rx.Component:
+    said = words()
     return rx.el.header(
         rx.hstack(
-            rx.icon("sparkles", size=16, aria_hidden="true"),
+            icon("copilot"),
             rx.heading(title, size="3", as_="h2"),
             rx.cond(
                 CopilotState.model == DEMO_MODEL_LABEL,
                 rx.badge(DEMO_MODEL_LABEL, variant="soft", color_scheme="amber", high_contrast=True, title=DEMO_HINT),
                 rx.cond(
                     CopilotState.model != "",
-                    rx.badge(CopilotState.model, variant="soft", color_scheme="gray", title="The model that answers"),
+                    rx.badge(CopilotState.model, variant="soft", color_scheme="gray", title=said.model),
                 ),
             ),
             rx.cond(
                 has_connection_errors,
-                rx.badge("Reconnecting…", variant="soft", color_scheme="red", high_contrast=True, role="status"),
+                rx.badge(said.reconnecting, variant="soft", color_scheme="red", high_contrast=True, role="status"),
             ),
             align="center",
             spacing="2",
@@ -69,21 +71,21 @@ def _header(title: str, closable: bool) -> rx.Component:
             _agent_picker(),
             threads_menu(),
             rx.icon_button(
-                rx.icon("message-square-plus", size=16),
+                icon("new_conversation"),
                 on_click=CopilotState.new_conversation,
                 variant="ghost",
-                aria_label="New conversation",
-                title="New conversation",
+                aria_label=said.new_conversation,
+                title=said.new_conversation,
                 type="button",
             ),
             *(
                 [
                     rx.icon_button(
-                        rx.icon("panel-right-close", size=16),
+                        icon("close"),
                         on_click=layout_command("close"),
                         variant="ghost",
-                        aria_label="Close the copilot",
-                        title="Close",
+                        aria_label=said.close,
+                        title=said.close_tooltip,
                         type="button",
                     )
                 ]
@@ -91,7 +93,8 @@ def _header(title: str, closable: bool) -> rx.Component:
                 else []
             ),
             align="center",
-            spacing="1",
+            spacing="2",
+            class_name="cui-header-actions",
         ),
         class_name="cui-header",
     )
@@ -105,7 +108,7 @@ def _agent_picker() -> rx.Component:
         *(rx.el.option(label, value=agent_id) for agent_id, label in agents),
         value=CopilotState.agent,
         on_change=CopilotState.pick_agent,
-        aria_label="Agent",
+        aria_label=words().agent_picker,
         class_name="cui-picker",
     )
 

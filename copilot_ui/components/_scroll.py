@@ -19,6 +19,7 @@ class CuiScroll(rx.Component):
     target: rx.Var[str]
     conversation: rx.Var[str]
     has_older: rx.Var[bool]
+    jump_label: rx.Var[str]
     on_older: rx.EventHandler[rx.event.no_args_event_spec]
 
 

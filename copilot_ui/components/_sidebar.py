@@ -6,16 +6,22 @@
     cui.popup()                    a button at the bottom right that opens the copilot in a panel
     cui.chat()                     a panel that fills the element it is put in
 
-None of them styles the app's own elements.
+Each takes the copilot's look (see `_looks` and the customizing guide): `labels=` (every word), `title=`,
+`placeholder=`, `greeting=`, `icons=`, `user_message=`, `assistant_message=`, `empty_state=` and `shortcut=`
+(the keys that open it and put the cursor in its message box: "mod+/" by default, Ctrl or ⌘ with /); what a
+layout leaves out comes from `cui.copilot`. None of them styles the app's own elements.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import reflex as rx
 
-from ._layout import CuiDock, CuiPopup
+from ..state.declarations import Labels
+from ._layout import CuiDock, CuiPopup, CuiShortcut
+from ._looks import Look, MessageComponent, icon, look_for_layout, looking, shortcut_hint, shortcut_keys
 from ._panel import panel
 from ._styles import SIDEBAR_CSS
 
@@ -23,29 +29,118 @@ from ._styles import SIDEBAR_CSS
 def sidebar(
     *children: rx.Component,
     agent: str = "default",
-    title: str = "Copilot",
+    title: str | None = None,
     width: int = 384,
     suggestions: Sequence[str] = (),
+    labels: Labels | None = None,
+    placeholder: str | None = None,
+    greeting: str | None = None,
+    icons: dict[str, Any] | None = None,
+    user_message: MessageComponent | None = None,
+    assistant_message: MessageComponent | None = None,
+    empty_state: Callable[[Labels], rx.Component] | None = None,
+    shortcut: str | None = None,
 ) -> rx.Component:
     """The copilot docked at the right; `children` are the page's own content, laid out at its left.
 
     Without children it is only the sidebar, for a page that lays itself out (it is a flex item).
     `width` is in pixels; `suggestions` are what an empty conversation offers to ask.
     """
-    docked = rx.fragment(
-        rx.el.style(SIDEBAR_CSS),
-        CuiDock.create(panel(agent, title, suggestions, closable=True), title=title, width=width, storage_key="cui-sidebar"),
-    )
+    chosen = look_for_layout(**_look_options(locals()))
+    with looking(chosen):
+        docked = rx.fragment(
+            rx.el.style(SIDEBAR_CSS),
+            CuiDock.create(
+                _marked_icon("open"),
+                panel(agent, chosen.labels.title, suggestions, closable=True),
+                title=chosen.labels.title,
+                width=width,
+                storage_key="cui-sidebar",
+                open_label=chosen.labels.open,
+                **_shortcut_props(chosen),
+            ),
+        )
     if not children:
         return docked
     return rx.el.div(rx.el.div(*children, class_name="cui-page-content"), docked, class_name="cui-page")
 
 
-def popup(*, agent: str = "default", title: str = "Copilot", suggestions: Sequence[str] = ()) -> rx.Component:
+def popup(
+    *,
+    agent: str = "default",
+    title: str | None = None,
+    suggestions: Sequence[str] = (),
+    labels: Labels | None = None,
+    placeholder: str | None = None,
+    greeting: str | None = None,
+    icons: dict[str, Any] | None = None,
+    user_message: MessageComponent | None = None,
+    assistant_message: MessageComponent | None = None,
+    empty_state: Callable[[Labels], rx.Component] | None = None,
+    shortcut: str | None = None,
+) -> rx.Component:
     """A button at the bottom right of the page that opens the copilot; Escape closes it."""
-    return rx.fragment(rx.el.style(SIDEBAR_CSS), CuiPopup.create(panel(agent, title, suggestions, closable=True), title=title))
+    chosen = look_for_layout(**_look_options(locals()))
+    with looking(chosen):
+        return rx.fragment(
+            rx.el.style(SIDEBAR_CSS),
+            CuiPopup.create(
+                _marked_icon("open", size=22),
+                _marked_icon("close_popup", "close", size=22),
+                panel(agent, chosen.labels.title, suggestions, closable=True),
+                title=chosen.labels.title,
+                open_label=chosen.labels.open,
+                close_label=chosen.labels.close,
+                **_shortcut_props(chosen),
+            ),
+        )
 
 
-def chat(*, agent: str = "default", title: str = "Copilot", suggestions: Sequence[str] = ()) -> rx.Component:
-    """The copilot as a panel that fills its container (give the container a height)."""
-    return rx.el.section(rx.el.style(SIDEBAR_CSS), panel(agent, title, suggestions), aria_label=title, class_name="cui-chat")
+def chat(
+    *,
+    agent: str = "default",
+    title: str | None = None,
+    suggestions: Sequence[str] = (),
+    labels: Labels | None = None,
+    placeholder: str | None = None,
+    greeting: str | None = None,
+    icons: dict[str, Any] | None = None,
+    user_message: MessageComponent | None = None,
+    assistant_message: MessageComponent | None = None,
+    empty_state: Callable[[Labels], rx.Component] | None = None,
+    shortcut: str | None = None,
+) -> rx.Component:
+    """The copilot as a panel that fills its container (give the container a height); its shortcut focuses it."""
+    chosen = look_for_layout(**_look_options(locals()))
+    with looking(chosen):
+        return rx.el.section(
+            rx.el.style(SIDEBAR_CSS),
+            CuiShortcut.create(shortcut=chosen.shortcut),
+            panel(agent, chosen.labels.title, suggestions),
+            aria_label=chosen.labels.title,
+            class_name="cui-chat",
+            **({"aria_keyshortcuts": shortcut_keys(chosen.shortcut)} if chosen.shortcut else {}),
+        )
+
+
+_LOOK_OPTIONS = ("labels", "title", "placeholder", "greeting", "icons", "user_message", "assistant_message")
+_LOOK_OPTIONS += ("empty_state", "shortcut")
+
+
+def _look_options(arguments: dict[str, Any]) -> dict[str, Any]:
+    return {name: arguments[name] for name in _LOOK_OPTIONS}
+
+
+def _marked_icon(name: str, role: str | None = None, size: int = 16) -> rx.Component:
+    """An icon the browser side places itself (cui_layout.jsx reads data-icon)."""
+    return rx.el.span(icon(name, size=size), data_icon=role or name, class_name="cui-icon", aria_hidden="true")
+
+
+def _shortcut_props(chosen: Look) -> dict[str, str]:
+    if not chosen.shortcut:
+        return {"shortcut": ""}
+    return {
+        "shortcut": chosen.shortcut,
+        "shortcut_keys": shortcut_keys(chosen.shortcut),
+        "shortcut_hint": shortcut_hint(chosen.shortcut),
+    }

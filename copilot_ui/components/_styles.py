@@ -23,7 +23,8 @@ SIDEBAR_CSS = (
 .cui-dock-open { right: 1rem; bottom: 1rem; z-index: 40; display: inline-flex; gap: 0.4rem;
   align-items: center; font: inherit; font-weight: 600; padding: 0.6rem 1rem; }
 .cui-dock-open:focus-visible, .cui-popup-launcher:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 2px; }
-.cui-popup-launcher { right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem; font-size: 1.4rem; }
+.cui-popup-launcher { right: 1.25rem; bottom: 1.25rem; z-index: 41; width: 3.25rem; height: 3.25rem; font-size: 1.4rem;
+  display: inline-flex; align-items: center; justify-content: center; }
 .cui-popup-panel { position: fixed; right: 1.25rem; bottom: 5.25rem; z-index: 40; width: min(26rem, calc(100vw - 2.5rem));
   height: min(40rem, calc(100dvh - 7rem)); display: flex; border-radius: var(--radius-6); overflow: hidden;
   border: 1px solid var(--gray-a5); background: var(--color-panel-solid); box-shadow: 0 12px 40px var(--black-a6); }
@@ -35,6 +36,12 @@ SIDEBAR_CSS = (
 .cui-header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem;
   padding: 0.6rem 0.75rem 0.6rem 1rem; border-bottom: 1px solid var(--gray-a4); }
 .cui-title { min-width: 0; }
+/* Radix pulls ghost buttons outward by a negative margin: here it would glue the header's icons together. */
+.cui-header-actions .rt-IconButton { margin: 0; }
+@media (max-width: 640px) {
+  .cui-header-actions :is(button, select) { min-width: 44px; min-height: 44px; }
+}
+.cui-title > svg { flex-shrink: 0; }
 .cui-title h2 { white-space: nowrap; }
 .cui-picker { font: inherit; font-size: 0.8rem; padding: 0.2rem 0.4rem; border-radius: var(--radius-3);
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); max-width: 9rem; }
@@ -64,7 +71,26 @@ SIDEBAR_CSS = (
 .cui-threads-empty { padding: 0.5rem; }
 .cui-turn { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
 .cui-turn-user { align-items: flex-end; }
-.cui-actions, .cui-reply-actions { display: flex; gap: 0.25rem; }
+.cui-actions { display: flex; gap: 0.25rem; align-items: center; min-height: 1.75rem; }
+/* A message's actions show on hover and when focus is in its message; always on touch screens, and once rated. */
+.cui-turn .cui-actions { opacity: 0; transition: opacity 120ms; }
+.cui-turn:hover .cui-actions, .cui-turn:focus-within .cui-actions, .cui-turn .cui-actions[data-rated="true"] { opacity: 1; }
+@media (hover: none) { .cui-turn .cui-actions { opacity: 1; } }
+.cui-icon-action { position: relative; display: inline-flex; align-items: center; justify-content: center;
+  width: 1.75rem; height: 1.75rem; padding: 0; border: none; background: none; cursor: pointer; color: var(--gray-11);
+  border-radius: var(--radius-2); }
+@media (max-width: 640px) { .cui-icon-action { width: 2.75rem; height: 2.75rem; } }  /* a finger's target */
+.cui-icon-action:hover, .cui-icon-action:focus-visible { background: var(--gray-a3); color: var(--gray-12); }
+.cui-icon-action:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 1px; }
+.cui-icon-action[aria-pressed="true"] { color: var(--accent-11); background: var(--accent-a3); }
+.cui-icon { display: inline-flex; }
+.cui-tip { position: absolute; bottom: calc(100% + 4px); left: 50%; transform: translateX(-50%); z-index: 5;
+  white-space: nowrap; pointer-events: none; font-size: 0.7rem; padding: 0.15rem 0.4rem; border-radius: var(--radius-2);
+  background: var(--gray-12); color: var(--gray-1); opacity: 0; transition: opacity 120ms; }
+.cui-icon-action:hover .cui-tip, .cui-icon-action:focus-visible .cui-tip { opacity: 1; }
+.cui-thanks { font-size: 0.72rem; color: var(--gray-11); padding-left: 0.25rem; }
+.cui-feedback { display: flex; flex-direction: column; gap: 0.3rem; width: 100%; }
+.cui-user.cui-own, .cui-reply.cui-own { background: none; color: inherit; padding: 0; max-width: 100%; border-radius: 0; }
 .cui-action { font: inherit; font-size: 0.72rem; color: var(--gray-11); background: none; border: none; cursor: pointer;
   padding: 0.1rem 0.3rem; border-radius: var(--radius-2); }
 .cui-action:hover, .cui-action:focus-visible { background: var(--gray-a3); color: var(--gray-12); }

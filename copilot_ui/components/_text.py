@@ -12,6 +12,7 @@ import reflex as rx
 from reflex.event import passthrough_event_spec
 
 from ..state import CopilotState, copilot
+from ._looks import words
 
 _RUNTIME = rx.asset("cui_text.jsx", shared=True)
 rx.asset("cui_plain_text.jsx", shared=True)  # imported by cui_text.jsx: as an asset of this module, it sits beside it
@@ -29,6 +30,8 @@ class CuiText(rx.Component):
     live: rx.Var[bool]
     limit: rx.Var[int]
     image_hosts: rx.Var[list[str]]
+    more_words: rx.Var[str]  # under a cut text: "{count} more characters"
+    show_all_words: rx.Var[str]
     on_need: rx.EventHandler[passthrough_event_spec(list[str])]
 
 
@@ -36,7 +39,10 @@ def text(
     tid: rx.Var[str] | str, *, markdown: bool = True, live: Any = False, limit: int | None = None, **props: Any
 ) -> rx.Component:
     """The text with this id, as the copilot shows texts (the limit and allowed image hosts from the app's copilot)."""
+    said = words()
     return CuiText.create(
+        more_words=said.more_characters,
+        show_all_words=said.show_all,
         tid=tid,
         markdown=markdown,
         live=live,

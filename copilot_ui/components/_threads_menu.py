@@ -5,17 +5,19 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state import CopilotState, ThreadsState
+from ._looks import filled, icon, words
 
 
 def threads_menu() -> rx.Component:
     """A button that opens the list of conversations."""
+    said = words()
     return rx.popover.root(
         rx.popover.trigger(
             rx.icon_button(
-                rx.icon("history", size=16),
+                icon("conversations"),
                 variant="ghost",
-                aria_label="Conversations",
-                title="Conversations",
+                aria_label=said.conversations,
+                title=said.conversations,
                 type="button",
             )
         ),
@@ -23,8 +25,8 @@ def threads_menu() -> rx.Component:
             rx.el.div(
                 rx.el.input(
                     type="search",
-                    placeholder="Search conversations",
-                    aria_label="Search conversations",
+                    placeholder=said.search_conversations,
+                    aria_label=said.search_conversations,
                     default_value=ThreadsState.search,
                     on_change=ThreadsState.find.debounce(250),
                     class_name="cui-input",
@@ -32,8 +34,8 @@ def threads_menu() -> rx.Component:
                 # on_click on the close, not its button: Reflex would wrap the button in a box of its own.
                 rx.popover.close(
                     rx.button(
-                        rx.icon("message-square-plus", size=14),
-                        "New conversation",
+                        icon("new_conversation", size=14),
+                        said.new_conversation,
                         variant="soft",
                         size="1",
                         type="button",
@@ -46,13 +48,13 @@ def threads_menu() -> rx.Component:
             rx.cond(
                 ThreadsState.threads.length() == 0,
                 rx.text(
-                    rx.cond(ThreadsState.searched, "No match", "No conversations yet."),
+                    rx.cond(ThreadsState.searched, said.no_match, said.no_conversations),
                     size="1",
                     color_scheme="gray",
                     class_name="cui-threads-empty",
                 ),
             ),
-            rx.el.ul(rx.foreach(ThreadsState.threads, _thread_row), class_name="cui-threads", aria_label="Conversations"),
+            rx.el.ul(rx.foreach(ThreadsState.threads, _thread_row), class_name="cui-threads", aria_label=said.conversations),
             class_name="cui-threads-menu",
             align="end",
         ),
@@ -90,7 +92,7 @@ def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Com
             rx.icon("pencil", size=12),
             variant="ghost",
             size="1",
-            aria_label="Rename " + title,
+            aria_label=filled(words().rename, "{title}", title),
             on_click=ThreadsState.start_rename(thread_id),
             type="button",
             class_name="cui-thread-action",
@@ -100,7 +102,7 @@ def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Com
             variant="ghost",
             size="1",
             color_scheme="red",
-            aria_label="Delete " + title,
+            aria_label=filled(words().delete, "{title}", title),
             on_click=ThreadsState.ask_delete(thread_id),
             type="button",
             class_name="cui-thread-action",
@@ -111,9 +113,9 @@ def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Com
 def _rename_form(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
     return rx.el.form(
         rx.el.input(type="hidden", name="thread", value=thread_id),
-        rx.el.input(name="title", default_value=title, aria_label="New title", auto_focus=True, class_name="cui-input"),
-        rx.button("Save", type="submit", size="1"),
-        rx.button("Cancel", type="button", size="1", variant="soft", color_scheme="gray", on_click=ThreadsState.cancel),
+        rx.el.input(name="title", default_value=title, aria_label=words().new_title, auto_focus=True, class_name="cui-input"),
+        rx.button(words().save, type="submit", size="1"),
+        rx.button(words().cancel, type="button", size="1", variant="soft", color_scheme="gray", on_click=ThreadsState.cancel),
         on_submit=ThreadsState.rename,
         class_name="cui-thread-rename",
     )
@@ -121,9 +123,9 @@ def _rename_form(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
 
 def _confirm_delete(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
     return rx.el.div(
-        rx.text("Delete “", title, "”?", size="1"),
-        rx.button("Delete", size="1", color_scheme="red", on_click=ThreadsState.delete(thread_id), type="button"),
-        rx.button("Keep", size="1", variant="soft", color_scheme="gray", on_click=ThreadsState.cancel, type="button"),
+        rx.text(filled(words().confirm_delete, "{title}", title), size="1"),
+        rx.button(words().delete_button, size="1", color_scheme="red", on_click=ThreadsState.delete(thread_id), type="button"),
+        rx.button(words().keep, size="1", variant="soft", color_scheme="gray", on_click=ThreadsState.cancel, type="button"),
         class_name="cui-thread-confirm",
         role="alert",
     )

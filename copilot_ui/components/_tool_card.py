@@ -12,22 +12,12 @@ from typing import Any
 import reflex as rx
 
 from ..state import CopilotState, copilot
+from ..state.declarations import STATUS_WORDS
+from ._looks import filled, icon, words
 from ._text import text
 from ._tool_view import ToolCallView
 
-STATUS_LABELS = {
-    "streaming": "Preparing",
-    "pending": "Waiting",
-    "running": "Running",
-    "awaiting_approval": "Needs approval",
-    "awaiting_input": "Needs your answer",
-    "complete": "Done",
-    "error": "Failed",
-    "denied": "Denied",
-    "aborted": "Stopped",
-    "skipped": "Not run",
-    "dropped": "Discarded",
-}
+STATUS_LABELS = STATUS_WORDS  # a status's word on a card, unless the labels say otherwise
 _STATUS_COLORS = {
     "complete": "green",
     "error": "red",
@@ -65,10 +55,10 @@ def _drawn(item: rx.Var, renderer: Any) -> rx.Component:
 def default_card(item: rx.Var) -> rx.Component:
     """The card of a call whose tool has no card of its own."""
     call = ToolCallView(item)
-    status = call.status
+    status, said = call.status, words()
     return rx.el.section(
         rx.hstack(
-            rx.icon("wrench", size=14, aria_hidden="true"),
+            icon("tool", size=14),
             rx.code(item["n"], variant="ghost"),
             rx.spacer(),
             rx.badge(
@@ -83,17 +73,17 @@ def default_card(item: rx.Var) -> rx.Component:
         ),
         rx.cond(item["p"], rx.text(item["p"], size="1", color_scheme="gray", class_name="cui-tool-progress")),
         rx.el.details(
-            rx.el.summary("Arguments"),
-            text(call.id + ".a", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Arguments"),
+            rx.el.summary(said.arguments),
+            text(call.id + ".a", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label=said.arguments),
             open=True,
             class_name="cui-tool-arguments",
         ),
         rx.cond(
             status == "skipped",
-            rx.text("Not run: you wrote a new message instead", size="1", color_scheme="gray"),
+            rx.text(said.not_run, size="1", color_scheme="gray"),
             rx.cond(
                 call.is_done,  # skipped is the branch above
-                text(call.id + ".r", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label="Result"),
+                text(call.id + ".r", markdown=False, class_name="cui-tool-pre", **_SCROLLABLE, aria_label=said.result),
             ),
         ),
         rx.cond(status == "awaiting_approval", _approval(item)),
@@ -102,14 +92,14 @@ def default_card(item: rx.Var) -> rx.Component:
         data_item=item["id"],
         data_tool=item["n"],
         data_status=status,
-        aria_label="Tool call " + item["n"].to(str),
+        aria_label=filled(said.tool_call_card, "{tool}", item["n"].to(str)),
         key=item["id"],
     )
 
 
 def status_label(status: rx.Var[str]) -> rx.Var[str]:
-    """What a status is called on a card."""
-    return rx.match(status, *STATUS_LABELS.items(), status)
+    """What a status is called on a card (in the labels' words)."""
+    return rx.match(status, *{**STATUS_LABELS, **words().statuses}.items(), status)
 
 
 def _color(status: rx.Var[str]) -> rx.Var[str]:
@@ -118,10 +108,10 @@ def _color(status: rx.Var[str]) -> rx.Var[str]:
 
 def _approval(item: rx.Var) -> rx.Component:
     return rx.hstack(
-        rx.text("This call runs only once you approve it.", size="1", color_scheme="gray"),
+        rx.text(words().runs_once_approved, size="1", color_scheme="gray"),
         rx.button(
             rx.icon("eye", size=14),
-            "Review",
+            words().review,
             on_click=CopilotState.review(item["id"].to(str)),
             size="1",
             variant="soft",
@@ -143,13 +133,13 @@ def _question(item: rx.Var) -> rx.Component:
         rx.el.div(
             rx.el.textarea(
                 name="answer",
-                placeholder="Your answer",
-                aria_label="Your answer",
+                placeholder=words().your_answer,
+                aria_label=words().your_answer,
                 rows=2,
                 enter_key_submit=True,
                 class_name="cui-input",
             ),
-            rx.button("Answer", type="submit", size="1"),
+            rx.button(words().answer, type="submit", size="1"),
             class_name="cui-answer-row",
         ),
         on_submit=CopilotState.answer,

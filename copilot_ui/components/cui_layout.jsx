@@ -1,8 +1,9 @@
 // Where the copilot sits on the page, handled in the browser (no round trip for a layout change):
 // the docked sidebar (collapsible, resizable, its width remembered; a button opening it full screen on a
-// narrow screen), the popup (a corner button that opens a panel; Escape closes it), and the small
-// actions of a message (copy, edit).
-import React, { useCallback, useEffect, useRef, useState } from "react";
+// narrow screen), the popup (a corner button that opens a panel; Escape closes it), the keyboard shortcut that
+// opens the copilot, Up-arrow in an empty message box, and the small actions of a message (copy, edit,
+// regenerate, the ratings).
+import React, { Children, useCallback, useEffect, useRef, useState } from "react";
 
 const NARROW = "(max-width: 640px)";
 const MIN_WIDTH = 280;
@@ -37,7 +38,75 @@ const remember = (key, value) => {
   }
 };
 
+// The page's icons for this component come as children marked data-icon; the other children are its content.
+const splitIcons = (children) => {
+  const icons = {};
+  const content = [];
+  Children.toArray(children).forEach((child) => {
+    const name = child?.props?.["data-icon"];
+    if (name) icons[name] = child;
+    else content.push(child);
+  });
+  return [icons, content];
+};
+
 const focusMessageBox = () => setTimeout(() => document.getElementById("cui-message")?.focus(), 0);
+
+// "mod+/", "ctrl+shift+k": mod is Ctrl, or ⌘ on a Mac (either is taken, as people press both).
+const matches = (shortcut, event) => {
+  const parts = String(shortcut || "").toLowerCase().split("+").filter(Boolean);
+  if (String(shortcut).endsWith("++")) parts.push("+");
+  const key = parts.pop();
+  if (!key) return false;
+  const wants = (name) => parts.includes(name);
+  const mod = wants("mod");
+  if (mod ? !(event.ctrlKey || event.metaKey) : event.ctrlKey !== (wants("ctrl") || wants("control"))) return false;
+  if (!mod && event.metaKey !== (wants("meta") || wants("cmd"))) return false;
+  if (event.altKey !== wants("alt")) return false;
+  if (wants("shift") && !event.shiftKey) return false;
+  const pressed = (event.key || "").toLowerCase();
+  return pressed === key || event.code === (key.length === 1 && /[a-z]/.test(key) ? `Key${key.toUpperCase()}` : "") ||
+    (key === "/" && event.code === "Slash") || (key === "." && event.code === "Period");
+};
+
+// The shortcut, wherever focus is on the page: `open` shows the copilot and puts the cursor in its message box.
+const useShortcut = (shortcut, open) => {
+  useEffect(() => {
+    if (!shortcut) return undefined;
+    const onKey = (event) => {
+      if (!matches(shortcut, event)) return;
+      event.preventDefault();
+      open();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [shortcut, open]);
+};
+
+// The inline chat: it is always shown, so the shortcut only puts the cursor in its message box.
+export function CuiShortcut({ shortcut = "mod+/" }) {
+  useShortcut(shortcut, focusMessageBox);
+  return null;
+}
+
+// Up-arrow in the empty message box edits the person's last message (as its Edit action does).
+export function CuiRecall() {
+  useEffect(() => {
+    const onKey = (event) => {
+      const box = event.target;
+      if (event.key !== "ArrowUp" || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (!box || box.id !== "cui-message" || box.value !== "") return;
+      const edits = document.querySelectorAll(".cui-turn-user [data-action='edit']");
+      const last = edits[edits.length - 1];
+      if (!last) return;
+      event.preventDefault();
+      last.click();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  return null;
+}
 
 // Commands from the copilot's own buttons (header): window.dispatchEvent(new CustomEvent("cui-layout", {detail}))
 const useCommands = (open, close) => {
@@ -48,7 +117,17 @@ const useCommands = (open, close) => {
   }, [open, close]);
 };
 
-export function CuiDock({ title = "Copilot", width = 384, storageKey = "cui-sidebar", children }) {
+export function CuiDock({
+  title = "Copilot",
+  width = 384,
+  storageKey = "cui-sidebar",
+  openLabel = "Open the copilot",
+  shortcut = "mod+/",
+  shortcutKeys = "",
+  shortcutHint = "",
+  children,
+}) {
+  const [icons, content] = splitIcons(children);
   const narrow = useNarrow();
   const [collapsed, setCollapsed] = useState(false);
   const [openOnNarrow, setOpenOnNarrow] = useState(false);
@@ -77,6 +156,7 @@ export function CuiDock({ title = "Copilot", width = 384, storageKey = "cui-side
   const close = useCallback(() => show(false), [show]);
 
   useCommands(open, close);
+  useShortcut(shortcut, open);
 
   // A new width, kept within bounds and remembered.
   const bounded = (width) => {
@@ -103,8 +183,16 @@ export function CuiDock({ title = "Copilot", width = 384, storageKey = "cui-side
   return (
     <>
       {!shown && (
-        <button ref={opener} type="button" className="cui-dock-open" data-narrow={narrow} onClick={open}>
-          <span aria-hidden="true">✦</span> {title}
+        <button
+          ref={opener}
+          type="button"
+          className="cui-dock-open"
+          data-narrow={narrow}
+          onClick={open}
+          aria-keyshortcuts={shortcutKeys || undefined}
+          title={shortcutHint ? `${openLabel} (${shortcutHint})` : openLabel}
+        >
+          {icons.open ?? <span aria-hidden="true">✦</span>} {title}
         </button>
       )}
       <aside
@@ -131,13 +219,22 @@ export function CuiDock({ title = "Copilot", width = 384, storageKey = "cui-side
             }}
           />
         )}
-        {children}
+        {content}
       </aside>
     </>
   );
 }
 
-export function CuiPopup({ title = "Copilot", children }) {
+export function CuiPopup({
+  title = "Copilot",
+  openLabel = "Open the copilot",
+  closeLabel = "Close the copilot",
+  shortcut = "mod+/",
+  shortcutKeys = "",
+  shortcutHint = "",
+  children,
+}) {
+  const [icons, content] = splitIcons(children);
   const [open, setOpen] = useState(false);
   const launcher = useRef(null);
   const close = useCallback(() => {
@@ -149,6 +246,7 @@ export function CuiPopup({ title = "Copilot", children }) {
     focusMessageBox();
   }, []);
   useCommands(show, close);
+  useShortcut(shortcut, show);
   useEffect(() => {
     if (!open) return undefined;
     const onKey = (event) => {
@@ -165,23 +263,77 @@ export function CuiPopup({ title = "Copilot", children }) {
         type="button"
         className="cui-popup-launcher"
         aria-expanded={open}
-        aria-label={open ? `Close the ${title.toLowerCase()}` : `Open the ${title.toLowerCase()}`}
+        aria-label={open ? closeLabel : openLabel}
+        aria-keyshortcuts={shortcutKeys || undefined}
+        title={shortcutHint ? `${open ? closeLabel : openLabel} (${shortcutHint})` : undefined}
         onClick={() => (open ? close() : show())}
       >
-        <span aria-hidden="true">{open ? "×" : "✦"}</span>
+        {open ? (icons.close ?? <span aria-hidden="true">×</span>) : (icons.open ?? <span aria-hidden="true">✦</span>)}
       </button>
       <section role="dialog" aria-modal="false" aria-label={title} className="cui-popup-panel" hidden={!open}>
-        {children}
+        {content}
       </section>
     </>
   );
 }
 
-// Copy a message; edit one of the person's (the new text replaces it and what followed).
-export function CuiActions({ tid, canEdit = false, onEdit, itemId }) {
+// A message's actions, as icon buttons named for what they do (their tooltip says it too): copy it; edit one of the
+// person's (the new text replaces it and what followed); regenerate the last reply; rate a reply (Good response /
+// Bad response, with an optional comment on Bad). The icons come from the page as children marked data-icon.
+const DEFAULT_WORDS = {
+  copy: "Copy message",
+  copied: "Copied",
+  edit: "Edit message",
+  editBox: "Edit your message",
+  cancel: "Cancel",
+  send: "Send",
+  regenerate: "Regenerate",
+  good: "Good response",
+  bad: "Bad response",
+  comment: "What was wrong? (optional)",
+  sendFeedback: "Send feedback",
+  thanks: "Thanks for your feedback",
+};
+
+const iconsOf = (children) => {
+  const icons = {};
+  Children.toArray(children).forEach((child) => {
+    const name = child?.props?.["data-icon"];
+    if (name) icons[name] = child;
+  });
+  return icons;
+};
+
+const IconAction = ({ label, tip, icon, className = "", ...props }) => (
+  <button type="button" className={`cui-icon-action ${className}`} aria-label={label} {...props}>
+    {icon}
+    <span className="cui-tip" aria-hidden="true">
+      {tip ?? label}
+    </span>
+  </button>
+);
+
+export function CuiActions({
+  tid,
+  itemId,
+  canEdit = false,
+  onEdit,
+  canRegenerate = false,
+  onRegenerate,
+  rateable = false,
+  rating = "",
+  onRate,
+  words = {},
+  children,
+}) {
+  const say = { ...DEFAULT_WORDS, ...words };
+  const icons = iconsOf(children);
   const [copied, setCopied] = useState(false);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState("");
+  const [commenting, setCommenting] = useState(false);
+  const [comment, setComment] = useState("");
+  const [thanked, setThanked] = useState(false);
   const copy = async () => {
     const text = window.__cuiText?.(tid) ?? "";
     try {
@@ -202,12 +354,24 @@ export function CuiActions({ tid, canEdit = false, onEdit, itemId }) {
     setEditing(false);
     focusMessageBox();
   };
+  const rate = (value) => {
+    if (onRate) onRate({ item: itemId, rating: value, comment: "" });
+    setCommenting(value === "bad");
+    setThanked(value === "good");
+  };
+  const sendComment = (event) => {
+    event.preventDefault();
+    if (onRate && comment.trim()) onRate({ item: itemId, rating: "bad", comment });
+    setCommenting(false);
+    setComment("");
+    setThanked(true);
+  };
   if (editing) {
     return (
       <form className="cui-edit" onSubmit={send}>
         <textarea
           className="cui-input"
-          aria-label="Edit your message"
+          aria-label={say.editBox}
           value={draft}
           autoFocus
           rows={3}
@@ -219,25 +383,69 @@ export function CuiActions({ tid, canEdit = false, onEdit, itemId }) {
         />
         <div className="cui-edit-buttons">
           <button type="button" className="cui-action" onClick={() => setEditing(false)}>
-            Cancel
+            {say.cancel}
           </button>
           <button type="submit" className="cui-action cui-action-primary">
-            Send
+            {say.send}
           </button>
         </div>
       </form>
     );
   }
   return (
-    <div className="cui-actions">
-      <button type="button" className="cui-action" aria-label="Copy message" onClick={copy}>
-        {copied ? "Copied" : "Copy"}
-      </button>
-      {canEdit && (
-        <button type="button" className="cui-action" aria-label="Edit message" onClick={startEdit}>
-          Edit
-        </button>
+    <>
+      <div className="cui-actions" data-rated={rating ? "true" : "false"}>
+        <IconAction label={say.copy} tip={copied ? say.copied : say.copy} icon={copied ? icons.copied : icons.copy} onClick={copy} />
+        {canEdit && <IconAction label={say.edit} icon={icons.edit} onClick={startEdit} data-action="edit" />}
+        {canRegenerate && <IconAction label={say.regenerate} icon={icons.regenerate} onClick={() => onRegenerate?.()} />}
+        {rateable && (
+          <>
+            <IconAction
+              label={say.good}
+              icon={icons.good}
+              aria-pressed={rating === "good"}
+              className="cui-rate"
+              onClick={() => rate("good")}
+            />
+            <IconAction
+              label={say.bad}
+              icon={icons.bad}
+              aria-pressed={rating === "bad"}
+              className="cui-rate"
+              onClick={() => rate("bad")}
+            />
+          </>
+        )}
+        {thanked && !commenting && (
+          <span className="cui-thanks" role="status">
+            {say.thanks}
+          </span>
+        )}
+      </div>
+      {commenting && (
+        <form className="cui-feedback" onSubmit={sendComment}>
+          <textarea
+            className="cui-input"
+            aria-label={say.comment}
+            placeholder={say.comment}
+            value={comment}
+            autoFocus
+            rows={2}
+            onChange={(event) => setComment(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Escape") setCommenting(false);
+            }}
+          />
+          <div className="cui-edit-buttons">
+            <button type="button" className="cui-action" onClick={() => setCommenting(false)}>
+              {say.cancel}
+            </button>
+            <button type="submit" className="cui-action cui-action-primary">
+              {say.sendFeedback}
+            </button>
+          </div>
+        </form>
       )}
-    </div>
+    </>
   );
 }

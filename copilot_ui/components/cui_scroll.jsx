@@ -6,7 +6,7 @@ import React, { useEffect, useRef, useState } from "react";
 const NEAR_END = 80; // px from the end that still count as "at the end"
 const NEAR_TOP = 40;
 
-export function CuiScroll({ target, conversation = "", hasOlder = false, onOlder }) {
+export function CuiScroll({ target, conversation = "", hasOlder = false, jumpLabel = "↓ Jump to latest", onOlder }) {
   const [atEnd, setAtEnd] = useState(true);
   const state = useRef({ atEnd: true, hasOlder, asked: false, onOlder, top: 0 });
   state.current.hasOlder = hasOlder;
@@ -79,7 +79,7 @@ export function CuiScroll({ target, conversation = "", hasOlder = false, onOlder
   if (atEnd) return null;
   return (
     <button type="button" className="cui-jump" onClick={() => window.__cuiJump?.()}>
-      ↓ Jump to latest
+      {jumpLabel}
     </button>
   );
 }

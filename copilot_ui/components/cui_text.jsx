@@ -90,7 +90,18 @@ const useText = (tid, onNeed) => {
   return entry?.text ?? "";
 };
 
-export function CuiText({ tid, markdown = true, live = false, limit = 20000, imageHosts = [], onNeed, className, ...rest }) {
+export function CuiText({
+  tid,
+  markdown = true,
+  live = false,
+  limit = 20000,
+  imageHosts = [],
+  moreWords = "{count} more characters",
+  showAllWords = "Show all",
+  onNeed,
+  className,
+  ...rest
+}) {
   const text = useText(tid, onNeed);
   const [all, setAll] = useState(false);
   const long = text.length > limit;
@@ -109,9 +120,9 @@ export function CuiText({ tid, markdown = true, live = false, limit = 20000, ima
       )}
       {cut && (
         <div className="cui-cut">
-          <span>{(text.length - shown.length).toLocaleString()} more characters</span>
+          <span>{moreWords.replace("{count}", (text.length - shown.length).toLocaleString())}</span>
           <button type="button" className="cui-show-all" onClick={() => setAll(true)}>
-            Show all
+            {showAllWords}
           </button>
         </div>
       )}

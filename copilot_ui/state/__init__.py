@@ -18,7 +18,7 @@ from ._approval import ApprovalState
 from ._copilot import CopilotState
 from ._live import LiveState
 from ._threads import ThreadsState
-from .declarations import DEMO_MODEL_LABEL, ContextProvider, Copilot, copilot
+from .declarations import DEMO_MODEL_LABEL, ContextProvider, Copilot, Feedback, Labels, copilot
 
 __all__ = [
     "DEMO_MODEL_LABEL",
@@ -26,6 +26,8 @@ __all__ = [
     "ContextProvider",
     "Copilot",
     "CopilotState",
+    "Feedback",
+    "Labels",
     "LiveState",
     "ThreadsState",
     "copilot",

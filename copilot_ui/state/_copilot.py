@@ -26,13 +26,13 @@ from reflex_base.utils.form import FormData
 
 from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread
 from ..protocol import new_id
-from ..store import StoredThread
+from ..store import Rating, StoredThread
 from ._approval import ApprovalState
 from ._closed_sessions import watch_closed_sessions
 from ._forms import form_answer
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
-from .declarations import copilot, shared_state
+from .declarations import Feedback, copilot, shared_state, tell_feedback
 from .sink import Shown, script_event
 from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker
 from .view import (
@@ -52,6 +52,7 @@ logger = logging.getLogger("copilot_ui.state")
 
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 DENIED_WITHOUT_REASON = "the user said no"
+COMMENT_LIMIT = 2_000  # characters of a comment on a reply kept and told to the app
 OWNER_COOKIE_DAYS = 400
 _WATCHED: set[tuple[str, str]] = set()  # (tab token, thread id): tabs waiting here for another worker's drive to end
 
@@ -196,6 +197,42 @@ class CopilotState(rx.State):
 
         async for event in work(StateTab(self), edit_it, join=lambda _drive: True):
             yield event
+
+    @rx.event(background=True)
+    async def rate(self, form: dict[str, Any]) -> None:
+        """The person rated a reply (Good response / Bad response, with an optional comment): shown as chosen, kept
+        with the message in the store, then told to the app's feedback hooks."""
+        item_id, rating = str(form.get("item") or ""), str(form.get("rating") or "")
+        comment = str(form.get("comment") or "").strip()[:COMMENT_LIMIT]
+        if rating not in ("good", "bad"):
+            return
+        async with self:
+            owner = await self._owner()
+            thread, conversation = self._current()
+            message_id = conversation.message_of(item_id)
+            reply = thread.message(message_id) if message_id is not None else None
+            if reply is None or reply.role != "assistant":
+                return
+            conversation.ratings[reply.id] = rating
+            self._show(conversation.items(thread))
+            feedback = Feedback(
+                thread_id=thread.id,
+                message_id=reply.id,
+                text=copilot.scrubber().scrub(reply.content) if isinstance(reply.content, str) else "",
+                rating=rating,  # type: ignore[arg-type]
+                comment=comment,
+                owner=owner,
+                agent_id=self.agent,
+                model=self.model,
+                run_id=conversation.runs.get(reply.id, ""),
+            )
+        store = copilot.store
+        if store is not None and conversation.created:
+            try:
+                await asyncio.to_thread(store.rate, owner, thread.id, reply.id, Rating(rating=feedback.rating, comment=comment))
+            except Exception:
+                logger.exception("keeping the rating of a reply in conversation %s failed", thread.id)
+        await tell_feedback(copilot.feedback_hooks, feedback)
 
     @rx.event(background=True)
     async def retry(self) -> AsyncIterator[Any]:

@@ -1,10 +1,11 @@
 """Conversations that last: threads and their messages in SQL (a SQLite file by default). No Reflex here."""
 
-from ._base import ANONYMOUS_OWNER, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
+from ._base import ANONYMOUS_OWNER, Rating, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
 from ._sql import SQLThreadStore
 
 __all__ = [
     "ANONYMOUS_OWNER",
+    "Rating",
     "SQLThreadStore",
     "StoredThread",
     "ThreadExists",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from ..core import Thread
 
@@ -35,13 +35,22 @@ class ThreadSummary:
     """How many messages it holds."""
 
 
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """What a person said of a reply: good or bad, and why (an optional comment)."""
+
+    rating: Literal["good", "bad"]
+    comment: str = ""
+
+
 @dataclass(slots=True)
 class StoredThread:
-    """A stored conversation, ready to show and to resume: the thread, the view's notes, its summary."""
+    """A stored conversation, ready to show and to resume: the thread, the view's notes, its summary, its ratings."""
 
     thread: Thread
     summary: ThreadSummary
     notes: list[dict[str, Any]] = field(default_factory=list)  # as saved, untouched by the store
+    ratings: dict[str, Rating] = field(default_factory=dict)  # message id -> the person's rating of that reply
 
 
 class ThreadNotFound(LookupError):
@@ -117,6 +126,11 @@ class ThreadStore(ABC):
     def move(self, from_owner: str, to_owner: str) -> int:
         """Give every thread of `from_owner` to `to_owner` (a browser's conversations to the person who logged in on
         it); how many."""
+
+    def rate(self, owner: str, thread_id: str, message_id: str, rating: Rating | None) -> bool:
+        """Keep a person's rating with a message of the thread (None forgets it); False when the store has no such
+        message (yet) for this owner. It goes with the message: a reply replaced (Regenerate, an edit) takes it along."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no ratings")
 
     def load(self, owner: str, thread_id: str) -> Thread | None:
         """The thread as it was last saved (messages, state, bookkeeping); None if the owner has none."""

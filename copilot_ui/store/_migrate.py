@@ -20,14 +20,16 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("_migrations")
-HEAD = "0002"  # the newest revision in _migrations/versions (a test checks)
+# The newest revisions in _migrations/versions (a test checks): more than one where revisions were added side by side
+# from the same parent (each adds what it adds; Alembic runs them all, in either order).
+HEADS = frozenset({"0003_feedback"})
 _LOCK_KEY = zlib.crc32(b"copilot_ui.store migrations")  # any number the app's own locks are unlikely to use
 
 
 def upgrade(engine: Engine) -> None:
     """Create or update the store's tables (in one transaction)."""
     with engine.connect() as connection:
-        if _revision(connection) == HEAD:
+        if _revisions(connection) == HEADS:
             return
     from alembic import command  # only a database behind the newest revision needs Alembic
 
@@ -36,7 +38,7 @@ def upgrade(engine: Engine) -> None:
         with connection.begin():
             if connection.dialect.name == "postgresql":
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
-            command.upgrade(alembic_config(connection), "head")
+            command.upgrade(alembic_config(connection), "heads")
 
 
 def alembic_config(connection: Connection | None = None, *, url: str | None = None) -> Config:
@@ -51,8 +53,8 @@ def alembic_config(connection: Connection | None = None, *, url: str | None = No
     return config
 
 
-def _revision(connection: Connection) -> str | None:
+def _revisions(connection: Connection) -> frozenset[str]:
     with connection.begin():
         if not inspect(connection).has_table(VERSION_TABLE):
-            return None
-        return connection.execute(select(version_table.c.version_num)).scalar()
+            return frozenset()
+        return frozenset(connection.execute(select(version_table.c.version_num)).scalars())

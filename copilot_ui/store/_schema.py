@@ -69,6 +69,8 @@ messages = Table(
     Column("body", Text, nullable=False),  # the AG-UI message, JSON
     # Its words folded for search (see _search); '' for what search does not read, or a writer older than 0002.
     Column("search_text", Text, nullable=False, server_default=""),
+    # The person's rating of a reply, JSON {"rating": "good"|"bad", "comment": ...}; NULL: none (0003_feedback).
+    Column("feedback", Text, nullable=True),
     Index(None, "thread_pk", "position"),
 )
 

@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core import Thread
 from ..protocol import new_id
-from ._base import NEW_TITLE, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary, one_line
+from ._base import NEW_TITLE, Rating, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary, one_line
 from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, row_keys, snapshot
 from ._engine import WRITE, database_url, in_memory, store_engine
 from ._migrate import upgrade
@@ -139,6 +139,7 @@ class SQLThreadStore(ThreadStore):
                 return None
             m = messages.c
             stored = db.execute(select(m.message_key, m.digest, m.body).where(m.thread_pk == row.pk).order_by(m.position)).all()
+            rated = db.execute(select(m.message_key, m.feedback).where(m.thread_pk == row.pk, m.feedback.is_not(None))).all()
         bodies = "[" + ",".join(body for _, _, body in stored) + "]"  # one parse for the whole conversation
         thread = Thread(thread_id, _MESSAGES.validate_json(bodies), json.loads(row.state))
         thread.restore_bookkeeping(json.loads(row.bookkeeping))
@@ -146,7 +147,19 @@ class SQLThreadStore(ThreadStore):
         keys = row_keys(thread.messages)  # the same keys, as the messages' own strings
         digests = [value for _, value, _ in stored]
         self._remember(thread, _written(owner, row, keys if keys == stored_keys else stored_keys, digests, row))
-        return StoredThread(thread=thread, summary=_summary(row), notes=json.loads(row.notes))
+        ratings = _ratings(dict(rated), dict(zip(stored_keys, (message.id for message in thread.messages), strict=False)))
+        return StoredThread(thread=thread, summary=_summary(row), notes=json.loads(row.notes), ratings=ratings)
+
+    def rate(self, owner: str, thread_id: str, message_id: str, rating: Rating | None) -> bool:
+        value = None if rating is None else json.dumps({"rating": rating.rating, "comment": rating.comment}, ensure_ascii=False)
+        with self._transaction(write=True) as db:
+            row = self._thread_row(db, owner, thread_id, lock=True)
+            if row is None:
+                return False
+            m = messages.c
+            key = row_keys([_Keyed(message_id)])[0]
+            rated = db.execute(update(messages).where(m.thread_pk == row.pk, m.message_key == key).values(feedback=value))
+        return rated.rowcount > 0
 
     def list(
         self, owner: str, *, search: str = "", include_archived: bool = False, limit: int = 50, offset: int = 0
@@ -319,6 +332,25 @@ def _delete_threads(db: Connection, pks: list[int]) -> None:
     if pks:
         db.execute(delete(messages).where(messages.c.thread_pk.in_(pks)))
         db.execute(delete(threads).where(threads.c.pk.in_(pks)))
+
+
+class _Keyed:
+    """A message id where row_keys wants a message."""
+
+    def __init__(self, message_id: str) -> None:
+        self.id = message_id
+
+
+def _ratings(rated: dict[str, str], message_ids: dict[str, str]) -> dict[str, Rating]:
+    """The ratings of a thread's messages, by message id (one that does not read is left out)."""
+    ratings = {}
+    for key, value in rated.items():
+        try:
+            saved = json.loads(value)
+            ratings[message_ids.get(key, key)] = Rating(rating=saved["rating"], comment=str(saved.get("comment") or ""))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return ratings
 
 
 def _summary(row: Row) -> ThreadSummary:

@@ -60,6 +60,7 @@ def test_only_the_persons_events_can_be_called_from_a_browser():
                 "new_conversation",
                 "open",
                 "pick_agent",
+                "rate",  # a reply of the tab's own conversation, by its item id; good or bad, a bounded comment
                 "regenerate",
                 "respond",
                 "respond_form",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
 from datetime import UTC, datetime
@@ -14,17 +15,17 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, create_engine, insert, inspect, text
 
 from copilot_ui.core import Thread
-from copilot_ui.store import SQLThreadStore, _migrate
+from copilot_ui.store import Rating, SQLThreadStore, _migrate
 from copilot_ui.store._changes import digest, message_json
 from copilot_ui.store._migrate import MIGRATIONS, alembic_config, upgrade
 from copilot_ui.store._schema import VERSION_TABLE, messages, metadata, threads
 
-HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+HEAD = frozenset(ScriptDirectory(str(MIGRATIONS)).get_heads())  # revisions added side by side are heads together
 
 
-def revision(engine) -> str | None:
+def revision(engine) -> frozenset[str]:
     with engine.connect() as db:
-        return MigrationContext.configure(db, opts={"version_table": VERSION_TABLE}).get_current_revision()
+        return frozenset(MigrationContext.configure(db, opts={"version_table": VERSION_TABLE}).get_current_heads())
 
 
 def test_an_empty_database_gets_the_tables_at_the_newest_revision(database_url):
@@ -137,13 +138,13 @@ def test_the_message_search_migration_can_be_undone_and_done_again(database_url)
         assert [m.content for m in again.load("alice", thread.id).messages] == ["ships", "the ferry leaves at nine"]
 
 
-def test_the_store_knows_its_newest_revision_without_loading_alembic():
-    assert _migrate.HEAD == HEAD
+def test_the_store_knows_its_newest_revisions_without_loading_alembic():
+    assert _migrate.HEADS == HEAD
 
 
 def test_the_alembic_configuration_names_the_store_migrations():
     config = alembic_config(url="sqlite:///threads.db")
-    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+    assert frozenset(ScriptDirectory.from_config(config).get_heads()) == HEAD
     assert config.get_main_option("sqlalchemy.url") == "sqlite:///threads.db"
 
 
@@ -165,3 +166,59 @@ def thread_before_search(db: Connection, owner: str, title: str, said: list[Mess
 
 def message_columns(engine) -> set[str]:
     return {column["name"] for column in inspect(engine).get_columns("copilot_messages")}
+
+
+def test_a_database_from_before_feedback_keeps_its_conversations_and_takes_ratings_once_upgraded(database_url):
+    command.upgrade(alembic_config(url=database_url), "0002")  # as the store left it before replies were rated
+    engine = create_engine(database_url)
+    with engine.begin() as db:
+        said = [UserMessage(id="u1", content="hello"), AssistantMessage(id="a1", content="hi there")]
+        thread_id = thread_before_search(db, "alice", "hello", said)
+    engine.dispose()
+
+    with SQLThreadStore(database_url) as store:
+        assert revision(store.engine) == HEAD
+        assert "feedback" in message_columns(store.engine)
+        assert store.load_with_notes("alice", thread_id).ratings == {}
+        assert store.rate("alice", thread_id, "a1", Rating(rating="bad", comment="too short"))
+        assert store.load_with_notes("alice", thread_id).ratings == {"a1": Rating(rating="bad", comment="too short")}
+        assert not store.rate("bob", thread_id, "a1", Rating(rating="good"))  # not bob's conversation
+    with SQLThreadStore(database_url) as again:
+        command.downgrade(alembic_config(url=database_url), "0002")
+        assert "feedback" not in message_columns(again.engine)
+
+
+SIBLING = '''"""A revision added beside 0003_feedback on the same parent (as another feature's would be)."""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003_sibling"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("copilot_messages", sa.Column("sibling", sa.Text(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("copilot_messages") as batch:
+        batch.drop_column("sibling")
+'''
+
+
+def test_a_revision_added_beside_feedback_on_the_same_parent_runs_too_whichever_came_first(database_url, tmp_path, monkeypatch):
+    command.upgrade(alembic_config(url=database_url), "0003_feedback")  # a database that already has one of them
+    migrations = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, migrations, ignore=shutil.ignore_patterns("__pycache__"))
+    (migrations / "versions" / "0003_sibling.py").write_text(SIBLING, encoding="utf-8")
+    monkeypatch.setattr(_migrate, "MIGRATIONS", migrations)
+    monkeypatch.setattr(_migrate, "HEADS", frozenset({"0003_feedback", "0003_sibling"}))
+
+    with SQLThreadStore(database_url) as store:
+        assert {"feedback", "sibling"} <= message_columns(store.engine)
+        assert revision(store.engine) == {"0003_feedback", "0003_sibling"}
+    with SQLThreadStore(database_url) as again:  # at both heads: nothing to do
+        assert revision(again.engine) == {"0003_feedback", "0003_sibling"}

@@ -4,15 +4,22 @@ look, context, hooks, the Reflex states shared with agents, and browser tools' h
 from ._agent_states import SharedState, SharedStates, shared_state
 from ._browser import BrowserPage, BrowserToolError, current_page
 from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, ToolUI, copilot
+from ._feedback import Feedback, FeedbackHook, tell_feedback
 from ._fields import detached, field_value, field_values, own_fields
+from ._labels import DEFAULT_ICONS, STATUS_WORDS, Labels
 
 __all__ = [
     "ACTIVITY",
+    "DEFAULT_ICONS",
     "DEMO_MODEL_LABEL",
+    "STATUS_WORDS",
     "BrowserPage",
     "BrowserToolError",
     "ContextProvider",
     "Copilot",
+    "Feedback",
+    "FeedbackHook",
+    "Labels",
     "SharedState",
     "SharedStates",
     "ToolUI",
@@ -23,4 +30,5 @@ __all__ = [
     "field_values",
     "own_fields",
     "shared_state",
+    "tell_feedback",
 ]

@@ -18,6 +18,8 @@ from ...core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ...store import ThreadStore
 from ._agent_states import shared_state
 from ._browser import browser_handler
+from ._feedback import FeedbackHook
+from ._labels import Labels
 
 F = TypeVar("F", bound=Callable[..., Any])
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
@@ -76,6 +78,14 @@ class Copilot:
         self.activity_renderers: dict[str, Callable[..., Any]] = {}  # activity type (or "*") -> the app's card for it
         self.tool_ui: dict[str, ToolUI] = {}
         self.agent_states: dict[type, tuple[str, ...] | None] = {}  # Reflex states mirroring an agent's state: their agents
+        # Words and looks of every layout (a layout's own keywords win): see Labels, and the customizing guide
+        self.labels = Labels()
+        self.icons: dict[str, Any] = {}  # an icon's name (see DEFAULT_ICONS) -> a lucide icon name, or a component function
+        self.user_message: Callable[..., Any] | None = None  # draws a message of the person's, given a MessageView
+        self.assistant_message: Callable[..., Any] | None = None  # draws a reply, given a MessageView
+        self.empty_state: Callable[..., Any] | None = None  # draws an empty conversation, given its Labels
+        self.shortcut = "mod+/"  # the keys that open the copilot and put the cursor in its message box
+        self.feedback_hooks: list[FeedbackHook] = []
 
     @property
     def store(self) -> ThreadStore | None:
@@ -255,6 +265,12 @@ class Copilot:
     def tool(self, name: str) -> Tool | None:
         """The tool of this name (as any agent finds it)."""
         return next((tool for tool in self.toolbox if tool.name == name), None)
+
+    def on_feedback(self, hook: F) -> F:
+        """Call this function (sync or async) with a `Feedback` each time a person rates a reply (Good response / Bad
+        response, with their comment): the rating is already kept with the message in the store."""
+        self.feedback_hooks.append(hook)
+        return hook
 
     def context(self, state: type | None = None, *, description: str) -> Callable[[F], F]:
         """Declare what the agent sees: the function's value (of the given page state) is sent with every run."""

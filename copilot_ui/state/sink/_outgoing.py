@@ -26,6 +26,7 @@ from reflex.event import Event
 
 from ...agents import Scrubber, StreamScrubber
 from ...core import Thread
+from ..declarations import copilot
 from ..view import COMPOSER_INPUT_ID, Conversation, append_script, whole_texts_script
 
 MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
@@ -86,7 +87,7 @@ class Outgoing:
         self._wholes: dict[str, str] = {}  # tid -> whole text to hand over at the next flush
         self._items_dirty = False
         self._items_can_wait = False  # the pending item changes may wait for text (a reply started, no words yet)
-        self._status = "Thinking…"
+        self._status = copilot.labels.thinking
         self._status_dirty = True
         self._urgent = True
         self._last_start = 0.0

@@ -39,7 +39,7 @@ from ...core import (
     TurnStarted,
     UserMessageAdded,
 )
-from ..declarations import SharedStates
+from ..declarations import SharedStates, copilot
 from ..view import (
     TYPE_LIMIT,
     Conversation,
@@ -83,6 +83,7 @@ class ViewSink(Outgoing):
         self._running = True
         self._ticker: asyncio.Task[None] | None = None
         self._agent_since: float | None = None  # when the agent last said anything, while its run is open
+        self._run_id = ""  # the agent's run now (its replies are told to the app with their feedback)
         self._thinking_since: float | None = None
         self.dev = DevConsole(conversation.key + "dev", self._append, scrubber)
 
@@ -113,7 +114,7 @@ class ViewSink(Outgoing):
         self._items_changed()
 
     def _turn_started(self, _event: TurnStarted) -> None:
-        self._set_status("Thinking…")
+        self._set_status(copilot.labels.thinking)
 
     def _user_message(self, event: UserMessageAdded) -> None:
         self.marks.queued = [queued for queued in self.marks.queued if queued[0] != event.message_id]
@@ -122,10 +123,11 @@ class ViewSink(Outgoing):
         self._items_changed()
 
     def _run_started(self, event: AgentRunStarted) -> None:
+        self._run_id = event.run_id
         self.dev.began("run:" + event.run_id, f"run {event.follow_up + 1} started")
         self.conversation.clear_retry()
         self._agent_since = time.monotonic()
-        self._set_status("Thinking…")
+        self._set_status(copilot.labels.thinking)
         self._start_ticker()
 
     def _run_finished(self, event: AgentRunFinished) -> None:
@@ -150,6 +152,8 @@ class ViewSink(Outgoing):
     def _message_started(self, event: MessageStarted) -> None:
         self._agent_spoke(event)
         self.marks.streaming.add(event.message_id)
+        if self._run_id:
+            self.conversation.runs[event.message_id] = self._run_id  # told to the app with feedback on this reply
         self._items_changed(can_wait=True)  # the new reply goes with its first words: one frame of items, not two
 
     def _text_delta(self, event: TextDelta) -> None:
@@ -172,7 +176,7 @@ class ViewSink(Outgoing):
     def _reasoning_delta(self, event: ReasoningDelta) -> None:
         self._agent_spoke(event)
         self._append(self.conversation.message_item(event.message_id, "reasoning"), event.delta)
-        self._set_status("Thinking…")
+        self._set_status(copilot.labels.thinking)
 
     def _reasoning_ended(self, event: ReasoningEnded) -> None:
         self._agent_spoke(event)
@@ -217,7 +221,7 @@ class ViewSink(Outgoing):
         if call is not None and pretty_json(event.arguments) != arguments_text(call):  # prepared, rewritten or edited
             self.conversation.ran_with[event.call_id] = dict(event.arguments)  # kept: the card shows them after a reload
         self._whole(self.conversation.call_item(event.call_id) + ".a", pretty_json(event.arguments))
-        self._set_status(f"Running {event.tool_name}…")
+        self._set_status(copilot.labels.running_tool.format(tool=event.tool_name))
         self._items_changed()
 
     def _progress(self, event: ToolProgress) -> None:
@@ -244,7 +248,7 @@ class ViewSink(Outgoing):
         self._whole(self.conversation.call_item(event.call_id) + ".r", event.result)
         self._write_shared(self.agent_state.decided(event))
         if not self.marks.running:
-            self._set_status("Thinking…" if self._agent_since is not None or status == "complete" else "")
+            self._set_status(copilot.labels.thinking if self._agent_since is not None or status == "complete" else "")
         self._items_changed()
 
     def _error(self, event: ErrorOccurred) -> None:
@@ -260,7 +264,8 @@ class ViewSink(Outgoing):
         self.marks.queued = []
         self.returned = [queued.text for queued in getattr(event, "returned", ())]
         if event.status in ("aborted", "stopped"):  # a turn limit already shows as an error
-            text = "Stopped." if event.status == "aborted" else f"Stopped: {event.message}"
+            labels = copilot.labels
+            text = labels.stopped if event.status == "aborted" else labels.stopped_because.format(reason=event.message)
             note = self.conversation.add_note("notice", text, self.thread.last_message_id())
             self._whole(note.id, text)
         self._items_changed()
@@ -352,7 +357,7 @@ class ViewSink(Outgoing):
                 continue
             waited = time.monotonic() - since
             if waited >= WAITING_AFTER:
-                self._set_status(f"Waiting for the agent… {int(waited)} s")
+                self._set_status(copilot.labels.waiting.format(seconds=int(waited)))
                 self._schedule()
 
 

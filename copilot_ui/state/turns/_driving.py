@@ -89,7 +89,7 @@ async def work(
                     if drive is None:
                         await remote.release(thread.id)
                     else:  # (in this block: the claim and "Running" reach the tab in one change)
-                        await tab.say_running(True, "Thinking…", drive.sink.dev_tid if copilot.dev_console else "")
+                        await tab.say_running(True, copilot.labels.thinking, drive.sink.dev_tid if copilot.dev_console else "")
         if waiting is None:
             break
         await waiting  # the drive before writes the thread back first (here, or in the store on another worker)

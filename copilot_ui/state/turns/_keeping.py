@@ -15,12 +15,11 @@ from typing import Any
 
 from ...core import Thread
 from ...store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore
+from ..declarations import copilot
 from ..view import Conversation
 from ._pruning import prune_now_and_then
 
 logger = logging.getLogger("copilot_ui.state")
-
-INTERRUPTED = "Interrupted: the server stopped while the copilot was working on this. Retry to go on."
 
 
 @dataclass
@@ -71,6 +70,7 @@ def resumed(stored: StoredThread, rendered: frozenset[str], *, going: bool = Fal
     thread = stored.thread
     conversation = Conversation.from_notes(thread.id, stored.notes, rendered)
     conversation.created = True
+    conversation.ratings = {message_id: rated.rating for message_id, rated in stored.ratings.items()}
     if conversation.run_after is not None and not going:
         cut_off(thread, conversation, conversation.run_after or None)
     return thread, conversation
@@ -80,5 +80,5 @@ def cut_off(thread: Thread, conversation: Conversation, after: str | None) -> No
     """The run after this message (None: from the start) was cut off by the server stopping: Retry runs it again."""
     thread.turn.failed = "interrupted"
     thread.turn.failed_after = after
-    conversation.add_note("error", INTERRUPTED, after, retry=True)
+    conversation.add_note("error", copilot.labels.interrupted, after, retry=True)
     conversation.run_after = None

@@ -82,6 +82,8 @@ class Conversation:
     created: bool = False  # the store has the thread (a deleted one is not brought back)
     # What an app draws itself: tool names, and activity types after ACTIVITY; their cards carry the data (not kept)
     rendered: frozenset[str] = frozenset()
+    runs: dict[str, str] = field(default_factory=dict)  # reply message id -> the agent's run that wrote it
+    ratings: dict[str, str] = field(default_factory=dict)  # reply message id -> "good" / "bad" (kept by the store)
 
     @classmethod
     def of(cls, thread_id: str, rendered: frozenset[str] = frozenset()) -> Conversation:
@@ -96,6 +98,7 @@ class Conversation:
         view = {"key": self.key, "ids": dict(self.ids), "outcomes": dict(self.outcomes), "thought": dict(self.thought)}
         view |= {"ran_with": dict(self.ran_with), "counter": self.counter, "run_after": self.run_after}
         view |= {"predicted_from": copy.deepcopy(self.predicted_from), "predicted_calls": copy.deepcopy(self.predicted_calls)}
+        view |= {"runs": dict(self.runs)}
         return [{"view": view}, *({"note": dataclasses.asdict(note)} for note in self.notes)]
 
     @classmethod
@@ -115,6 +118,7 @@ class Conversation:
                 conversation.run_after = view.get("run_after")
                 conversation.predicted_from = dict(view.get("predicted_from") or {})
                 conversation.predicted_calls = list(view.get("predicted_calls") or [])
+                conversation.runs = dict(view.get("runs") or {})
             elif isinstance(entry.get("note"), dict):
                 conversation.notes.append(Note(**entry["note"]))
         return conversation
@@ -206,6 +210,8 @@ class Conversation:
             item["live"] = 1
         if kind == "reasoning" and message_id in self.thought:
             item["sec"] = max(1, round(self.thought[message_id]))
+        if kind == "assistant" and message_id in self.ratings:
+            item["fb"] = self.ratings[message_id]
         return item
 
     def _card(self, thread: Thread, call: ToolCall, marks: LiveMarks, awaiting: dict[str, Any]) -> dict[str, Any]:

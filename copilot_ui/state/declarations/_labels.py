@@ -1,0 +1,137 @@
+"""Every word the copilot shows, in one place: set them for the whole app (`cui.copilot.labels`) or for one layout
+(`cui.sidebar(labels=...)`), to rename a button or to speak another language.
+
+    cui.copilot.labels = cui.Labels(placeholder="Ask Acme…", greeting="Hello! What shall we look at?")
+
+The defaults are the copilot's own words. Notices written while a run goes ("Thinking…", "Stopped.", "Waiting for the
+agent… 12 s") are made on the server, for whichever page shows the conversation: they follow the app's labels
+(`cui.copilot.labels`), not a layout's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_ICONS = {
+    "copilot": "sparkles",  # before the title in the header
+    "open": "sparkles",  # the button that opens the sidebar or the popup
+    "close_popup": "x",  # the popup's button while it is open
+    "new_conversation": "message-square-plus",
+    "conversations": "history",
+    "close": "panel-right-close",
+    "send": "send",
+    "stop": "square",
+    "copy": "copy",
+    "copied": "check",
+    "edit": "pencil",
+    "regenerate": "refresh-cw",
+    "good_response": "thumbs-up",
+    "bad_response": "thumbs-down",
+    "tool": "wrench",
+    "error": "triangle-alert",
+}
+STATUS_WORDS = {
+    "streaming": "Preparing",
+    "pending": "Waiting",
+    "running": "Running",
+    "awaiting_approval": "Needs approval",
+    "awaiting_input": "Needs your answer",
+    "complete": "Done",
+    "error": "Failed",
+    "denied": "Denied",
+    "aborted": "Stopped",
+    "skipped": "Not run",
+    "dropped": "Discarded",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Labels:
+    """The copilot's words. Texts with `{…}` are templates: keep the placeholder in a translation."""
+
+    # The header
+    title: str = "Copilot"
+    new_conversation: str = "New conversation"
+    conversations: str = "Conversations"
+    close: str = "Close the copilot"
+    close_tooltip: str = "Close"
+    open: str = "Open the copilot"  # the popup's button, and the sidebar's when it is collapsed
+    model: str = "The model that answers"
+    reconnecting: str = "Reconnecting…"
+    agent_picker: str = "Agent"
+    # The conversation
+    conversation: str = "Conversation"
+    greeting: str = "Ask about the page, or ask the copilot to change it."  # an empty conversation's first words
+    suggestions: str = "Suggestions"
+    show_earlier: str = "Show earlier messages"
+    jump_to_latest: str = "↓ Jump to latest"
+    more_characters: str = "{count} more characters"  # under a long text, cut
+    show_all: str = "Show all"
+    you: str = "You"  # the group of a message of the person's
+    assistant: str = "Copilot"  # the group of a reply
+    queued: str = "Queued"
+    thinking: str = "Thinking…"
+    thought_for: str = "Thought for {seconds} s"
+    thoughts: str = "Thoughts"
+    retry: str = "Retry"
+    # The list of conversations
+    search_conversations: str = "Search conversations"
+    no_match: str = "No match"
+    no_conversations: str = "No conversations yet."
+    rename: str = "Rename {title}"
+    delete: str = "Delete {title}"
+    new_title: str = "New title"
+    save: str = "Save"
+    confirm_delete: str = "Delete “{title}”?"
+    delete_button: str = "Delete"
+    keep: str = "Keep"
+    # The composer
+    placeholder: str = "Ask the copilot…"
+    composer: str = "Ask the copilot"  # the message box's accessible name
+    send: str = "Send"
+    stop: str = "Stop"
+    # A message's actions
+    copy: str = "Copy message"
+    copied: str = "Copied"
+    edit: str = "Edit message"
+    edit_box: str = "Edit your message"
+    cancel: str = "Cancel"
+    regenerate: str = "Regenerate"
+    good_response: str = "Good response"
+    bad_response: str = "Bad response"
+    feedback_comment: str = "What was wrong? (optional)"
+    send_feedback: str = "Send feedback"
+    feedback_thanks: str = "Thanks for your feedback"
+    # Tool cards and the approval dialog
+    arguments: str = "Arguments"
+    result: str = "Result"
+    approve: str = "Approve"
+    deny: str = "Deny"
+    not_now: str = "Not now"
+    editable_arguments: str = "Arguments (you can change them)"
+    deny_reason: str = "Reason (optional)"
+    deny_placeholder: str = "Why not? The agent reads it."
+    review: str = "Review"
+    answer: str = "Answer"
+    your_answer: str = "Your answer"
+    runs_once_approved: str = "This call runs only once you approve it."
+    not_run: str = "Not run: you wrote a new message instead"
+    activity_content: str = "Content"
+    tool_call_card: str = "Tool call {tool}"  # a tool card's accessible name
+    activity_card: str = "Activity {type}"
+    statuses: dict[str, str] = field(default_factory=lambda: dict(STATUS_WORDS))  # a tool card's status -> its word
+    # Notices written on the server (the app's labels only: see the module's docstring)
+    running_tool: str = "Running {tool}…"
+    waiting: str = "Waiting for the agent… {seconds} s"
+    stopped: str = "Stopped."
+    stopped_because: str = "Stopped: {reason}"
+    interrupted: str = "Interrupted: the server stopped while the copilot was working on this. Retry to go on."
+
+    def but(self, **changes: Any) -> Labels:
+        """These labels with some changed: `cui.copilot.labels.but(placeholder="Ask Acme…")`."""
+        unknown = set(changes) - {entry.name for entry in dataclasses.fields(self)}
+        if unknown:
+            raise TypeError(f"Labels has no {', '.join(sorted(unknown))}; see the fields of copilot_ui.Labels")
+        return dataclasses.replace(self, **changes)

@@ -1,0 +1,141 @@
+"""The copilot's words (cui.Labels) and the ratings of replies, without a browser: the defaults are the copilot's own
+words, a layout's words win over the app's, the server's notices speak the app's language, a rating comes back with
+its conversation, and the app's feedback hooks all hear it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from copilot_ui.agents import ScriptedAgent, Scrubber
+from copilot_ui.agents import scripts as s
+from copilot_ui.components._looks import look_for_layout, shortcut_hint, shortcut_keys
+from copilot_ui.core import RunLoop, Thread, TurnEnded, TurnStarted
+from copilot_ui.state import Feedback, Labels, copilot
+from copilot_ui.state.declarations import STATUS_WORDS, tell_feedback
+from copilot_ui.state.sink import Shown, ViewSink
+from copilot_ui.state.turns import cut_off, resumed
+from copilot_ui.state.view import Conversation
+from copilot_ui.store import Rating, SQLThreadStore
+
+
+@pytest.fixture
+def app_labels() -> Iterator[None]:
+    """The app's labels are restored after the test."""
+    before = copilot.labels
+    yield
+    copilot.labels = before
+
+
+def test_the_default_words_are_the_copilots_own():
+    words = Labels()
+    assert (words.title, words.placeholder, words.composer) == ("Copilot", "Ask the copilot…", "Ask the copilot")
+    assert words.greeting == "Ask about the page, or ask the copilot to change it."
+    assert (words.send, words.stop, words.retry, words.regenerate) == ("Send", "Stop", "Retry", "Regenerate")
+    assert (words.copy, words.edit, words.new_conversation) == ("Copy message", "Edit message", "New conversation")
+    assert (words.good_response, words.bad_response, words.send_feedback) == ("Good response", "Bad response", "Send feedback")
+    assert (words.stopped, words.thinking) == ("Stopped.", "Thinking…")
+    assert words.waiting.format(seconds=12) == "Waiting for the agent… 12 s"
+    assert words.statuses == STATUS_WORDS
+
+
+def test_a_misspelt_word_is_refused_with_where_to_look():
+    with pytest.raises(TypeError, match="Labels has no plaecholder"):
+        Labels().but(plaecholder="Ask Acme…")
+
+
+def test_a_layouts_words_win_over_the_apps(app_labels):
+    copilot.labels = Labels().but(placeholder="Demandez…", send="Envoyer")
+    look = look_for_layout(placeholder="Une question ?", greeting="Bonjour !")
+    assert (look.labels.placeholder, look.labels.greeting, look.labels.send) == ("Une question ?", "Bonjour !", "Envoyer")
+    assert look_for_layout(labels=Labels()).labels.send == "Send"  # a layout's own labels, whole
+
+
+def test_a_conversation_cut_off_by_a_restart_says_so_in_the_apps_words(app_labels):
+    copilot.labels = Labels().but(interrupted="Interrompu. Réessayez.")
+    thread, conversation = Thread(), Conversation.of("t")
+    thread.add_user_message("bonjour")
+    cut_off(thread, conversation, thread.last_message_id())
+    assert [note.text for note in conversation.notes] == ["Interrompu. Réessayez."]
+
+
+def test_a_shortcut_is_named_for_screen_readers_and_tooltips():
+    assert shortcut_keys("mod+/") == "Control+/ Meta+/"
+    assert shortcut_keys("mod+k") == "Control+K Meta+K"
+    assert shortcut_keys("ctrl+shift+k") == "Control+Shift+K"
+    assert shortcut_hint("mod+/") == "Ctrl+/ or ⌘/"
+
+
+def test_a_rated_reply_shows_its_rating_when_its_conversation_is_opened_again(tmp_path):
+    store = SQLThreadStore(tmp_path / "threads.db")
+    thread = Thread(store.create("alice", agent="default").id)
+    asyncio.run(RunLoop(ScriptedAgent(s.run(s.text("Refunded.")))).send(thread, "refund order 1042"))
+    reply = thread.messages[-1]
+    store.save("alice", thread, notes=Conversation.of(thread.id).to_notes())
+
+    assert store.rate("alice", thread.id, reply.id, Rating(rating="bad", comment="Wrong order"))
+
+    _, reopened = resumed(store.load_with_notes("alice", thread.id), frozenset())
+    shown = reopened.items(thread)
+    assert [item.get("fb") for item in shown if item["k"] == "a"] == ["bad"]
+    assert [item.get("fb") for item in shown if item["k"] == "u"] == [None]
+
+
+def test_the_run_that_wrote_a_reply_is_kept_with_the_conversation():
+    conversation = Conversation.of("thread-1")
+    conversation.runs["reply-1"] = "run-7"
+    assert Conversation.from_notes("thread-1", conversation.to_notes()).runs == {"reply-1": "run-7"}
+
+
+def test_every_feedback_hook_hears_a_rating_even_when_one_fails():
+    heard: list[str] = []
+
+    def broken(_feedback: Feedback) -> None:
+        raise RuntimeError("the analytics service is down")
+
+    async def collect(feedback: Feedback) -> None:
+        heard.append(f"{feedback.rating}: {feedback.comment}")
+
+    rating = Feedback(thread_id="t", message_id="m", text="Refunded.", rating="bad", comment="Wrong order")
+    asyncio.run(tell_feedback([broken, collect, lambda feedback: heard.append(feedback.message_id)], rating))
+    assert heard == ["bad: Wrong order", "m"]
+
+
+def test_a_stopped_run_and_the_status_line_speak_the_apps_words(app_labels):
+    copilot.labels = Labels().but(thinking="Réflexion…", stopped="Arrêté.", stopped_because="Arrêté : {reason}")
+    shown: list[Shown] = []
+
+    async def show(view: Shown) -> None:
+        shown.append(view)
+
+    async def stopped_turns() -> None:
+        thread = Thread()
+        thread.add_user_message("bonjour")
+        sink = ViewSink(show, thread, Conversation.of(thread.id), scrubber=Scrubber(), interval=0.0)
+        sink.emit(TurnStarted(thread_id=thread.id))
+        await sink.commit()
+        assert shown[-1].status == "Réflexion…"
+        sink.emit(TurnEnded(thread_id=thread.id, status="aborted"))
+        sink.emit(TurnEnded(thread_id=thread.id, status="stopped", message="a hook said so"))
+        await sink.close()
+        assert [note.text for note in sink.conversation.notes] == ["Arrêté.", "Arrêté : a hook said so"]
+
+    asyncio.run(stopped_turns())
+
+
+def test_a_reply_is_known_by_the_run_that_wrote_it():
+    async def one_turn() -> tuple[Thread, Conversation]:
+        thread = Thread()
+
+        async def show(_view: Shown) -> None:
+            return None
+
+        sink = ViewSink(show, thread, Conversation.of(thread.id), scrubber=Scrubber(), interval=0.0)
+        await RunLoop(ScriptedAgent(s.run(s.text("Refunded."))), emit=sink.emit).send(thread, "refund order 1042")
+        await sink.close()
+        return thread, sink.conversation
+
+    thread, conversation = asyncio.run(one_turn())
+    assert conversation.runs[thread.messages[-1].id].strip() != ""
