@@ -29,6 +29,11 @@ _PUBLIC = {
     "Copilot": "copilot_ui.state",
     "CopilotState": "copilot_ui.state",
     "LiveState": "copilot_ui.state",
+    # the app's own buttons drive the copilot
+    "send_message": "copilot_ui.components",
+    "run_task": "copilot_ui.state",
+    "TaskResult": "copilot_ui.state",
+    "task_panel": "copilot_ui.components",
     # components
     "sidebar": "copilot_ui.components",
     "popup": "copilot_ui.components",

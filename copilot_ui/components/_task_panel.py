@@ -1,0 +1,88 @@
+"""The task panel: the tool cards of the app's agent tasks (`cui.run_task`), and Approve / Deny on those that wait."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from ..state import TaskState
+
+
+def task_panel(title: str = "Agent tasks") -> rx.Component:
+    """A small panel (a region named `title`) with the tool calls of this tab's agent tasks; empty, it shows nothing.
+
+    A call that needs the person's approval shows Approve and Deny here, and a question a text box: a task's call
+    that waits runs only once decided, so place it on every page that runs tasks whose tools ask."""
+    return rx.cond(
+        TaskState.cards.length() > 0,
+        rx.el.section(
+            rx.heading(title, size="3", as_="h2", id="cui-task-panel-title"),
+            rx.el.ul(rx.foreach(TaskState.cards, _card), class_name="cui-task-cards"),
+            rx.cond(TaskState.busy, rx.text("Working…", size="1", color_scheme="gray", role="status")),
+            aria_labelledby="cui-task-panel-title",
+            class_name="cui-task-panel",
+            style={"display": "flex", "flex_direction": "column", "gap": "0.5rem"},
+        ),
+    )
+
+
+def _card(card: Any) -> rx.Component:
+    return rx.el.li(
+        rx.card(
+            rx.hstack(
+                rx.text(card["title"], weight="bold", size="2"),
+                rx.spacer(),
+                rx.badge(_status_words(card["status"]), variant="soft", size="1"),
+                align="center",
+            ),
+            rx.cond(
+                card["arguments"] != "",
+                rx.el.pre(card["arguments"], class_name="cui-task-arguments", style={"white_space": "pre-wrap", "margin": 0}),
+            ),
+            rx.cond(card["result"] != "", rx.text(card["result"], size="2", class_name="cui-task-result")),
+            rx.cond(card["status"] == "waiting", _decision(card)),
+            size="1",
+        ),
+        data_tool=card["tool"],
+        data_status=card["status"],
+        aria_label=card["title"],
+        style={"list_style": "none"},
+    )
+
+
+def _decision(card: Any) -> rx.Component:
+    return rx.cond(
+        card["kind"] == "approval",
+        rx.hstack(
+            rx.button("Approve", size="1", on_click=TaskState.approve(card["id"], card["digest"])),
+            rx.button("Deny", size="1", variant="soft", color_scheme="gray", on_click=TaskState.deny(card["id"], card["digest"])),
+            spacing="2",
+            margin_top="0.5rem",
+        ),
+        rx.el.form(
+            rx.text(card["question"], size="2"),
+            rx.el.input(type="hidden", name="card", value=card["id"]),
+            rx.el.input(type="hidden", name="digest", value=card["digest"]),
+            rx.hstack(
+                rx.input(name="answer", aria_label="Your answer", size="1"),
+                rx.button("Answer", size="1", type="submit"),
+                spacing="2",
+            ),
+            on_submit=TaskState.answer,
+            reset_on_submit=True,
+        ),
+    )
+
+
+def _status_words(status: Any) -> rx.Var:
+    return rx.match(
+        status,
+        ("running", "Running"),
+        ("waiting", "Waiting for you"),
+        ("complete", "Done"),
+        ("error", "Failed"),
+        ("denied", "Denied"),
+        ("aborted", "Stopped"),
+        "Ended",
+    )
