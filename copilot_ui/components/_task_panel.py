@@ -17,10 +17,10 @@ def task_panel(title: str = "Agent tasks") -> rx.Component:
     return rx.cond(
         TaskState.cards.length() > 0,
         rx.el.section(
-            rx.heading(title, size="3", as_="h2", id="cui-task-panel-title"),
+            rx.heading(title, size="3", as_="h2"),
             rx.el.ul(rx.foreach(TaskState.cards, _card), class_name="cui-task-cards"),
             rx.cond(TaskState.busy, rx.text("Working…", size="1", color_scheme="gray", role="status")),
-            aria_labelledby="cui-task-panel-title",
+            aria_label=title,
             class_name="cui-task-panel",
             style={"display": "flex", "flex_direction": "column", "gap": "0.5rem"},
         ),
@@ -52,18 +52,26 @@ def _card(card: Any) -> rx.Component:
 
 
 def _decision(card: Any) -> rx.Component:
+    """Approve or Deny (with an optional reason) a call waiting for approval; a text answer to a question."""
     return rx.cond(
         card["kind"] == "approval",
-        rx.hstack(
-            rx.button("Approve", size="1", on_click=TaskState.approve(card["id"], card["digest"])),
-            rx.button("Deny", size="1", variant="soft", color_scheme="gray", on_click=TaskState.deny(card["id"], card["digest"])),
-            spacing="2",
+        rx.el.form(
+            *_naming(card),
+            rx.hstack(
+                rx.input(name="reason", placeholder="Why not? (optional)", aria_label="Reason to deny", size="1"),
+                rx.button("Approve", size="1", type="button", on_click=TaskState.approve(card["id"], card["digest"])),
+                rx.button("Deny", size="1", type="submit", variant="soft", color_scheme="gray"),
+                spacing="2",
+                align="center",
+                wrap="wrap",
+            ),
+            on_submit=TaskState.deny,
+            reset_on_submit=True,
             margin_top="0.5rem",
         ),
         rx.el.form(
+            *_naming(card),
             rx.text(card["question"], size="2"),
-            rx.el.input(type="hidden", name="card", value=card["id"]),
-            rx.el.input(type="hidden", name="digest", value=card["digest"]),
             rx.hstack(
                 rx.input(name="answer", aria_label="Your answer", size="1"),
                 rx.button("Answer", size="1", type="submit"),
@@ -71,7 +79,16 @@ def _decision(card: Any) -> rx.Component:
             ),
             on_submit=TaskState.answer,
             reset_on_submit=True,
+            margin_top="0.5rem",
         ),
+    )
+
+
+def _naming(card: Any) -> tuple[rx.Component, rx.Component]:
+    """The hidden fields that name the card a form decides on, with the digest of the call as shown."""
+    return (
+        rx.el.input(type="hidden", name="card", value=card["id"]),
+        rx.el.input(type="hidden", name="digest", value=card["digest"]),
     )
 
 

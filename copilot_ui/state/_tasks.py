@@ -92,9 +92,10 @@ class TaskState(rx.State):
         await _decide(self, str(card_id), str(digest), Approve())
 
     @rx.event(background=True)
-    async def deny(self, card_id: str, digest: str, reason: str = "") -> None:
-        """The person said no to the call on this card; the agent reads their reason."""
-        await _decide(self, str(card_id), str(digest), Deny(str(reason).strip() or DENIED_WITHOUT_REASON))
+    async def deny(self, form: dict[str, Any]) -> None:
+        """The person said no to the call on a card (its form: card, digest, reason); the agent reads their reason."""
+        card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
+        await _decide(self, card_id, digest, Deny(str(form.get("reason") or "").strip() or DENIED_WITHOUT_REASON))
 
     @rx.event(background=True)
     async def answer(self, form: dict[str, Any]) -> None:

@@ -151,7 +151,7 @@ class CopilotSession:
         if where == "task":
             event = {
                 "approve": lambda: TaskState.approve(target, digest),
-                "deny": lambda: TaskState.deny(target, digest, value),
+                "deny": lambda: TaskState.deny({"card": target, "digest": digest, "reason": value}),
                 "answer": lambda: TaskState.answer({"card": target, "digest": digest, "answer": value}),
             }[how]()
         else:
