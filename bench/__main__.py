@@ -18,6 +18,7 @@ BENCHMARKS = [
     "bench.reveal_text",
     "bench.mcp_turns",
     "bench.load",
+    "bench.testing_kit",
 ]
 
 
