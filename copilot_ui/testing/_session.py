@@ -148,6 +148,8 @@ class CopilotSession:
             words = "approval" if kind == "approval" else "an answer"
             raise AssertionError(f"nothing waits for {words}; the conversation shows: {self.conversation}")
         where, _, target, digest = found
+        if where == "task" and how == "approve" and value:
+            raise AssertionError("a task's call is approved as the agent sent it: the task panel edits no arguments")
         if where == "task":
             event = {
                 "approve": lambda: TaskState.approve(target, digest),

@@ -92,6 +92,8 @@ def test_a_task_tool_that_needs_approval_waits_in_the_task_panel_and_runs_once_a
     assert (card["status"], card["kind"]) == ("waiting", "approval")
     assert '"order_id": "#1041"' in card["arguments"]
     assert copilot.state(DashboardState).refunded == []  # not run without the person
+    with pytest.raises(AssertionError, match="edits no arguments"):
+        copilot.approve(order_id="#1043")
     copilot.approve()
     assert copilot.state(DashboardState).refunded == ["#1041"]
     assert copilot.state(DashboardState).summary == "Refunded #1041."
