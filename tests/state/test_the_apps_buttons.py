@@ -119,6 +119,17 @@ def test_a_task_shown_nowhere_still_shows_the_call_that_waits_for_the_person(cop
     assert copilot.state(DashboardState).task_calls == ["filter_orders: complete", "refund_order: complete"]
 
 
+def test_a_tasks_question_is_answered_in_the_task_panel(copilot):
+    copilot.agent.calls("confirm_city", question="Which city should I summarize?").says("Berlin has 2 orders.")
+    copilot.click(DashboardState.summarize)
+    [card] = copilot.task_cards
+    assert (card["status"], card["kind"], card["question"]) == ("waiting", "question", "Which city should I summarize?")
+    copilot.answer("Berlin")
+    assert copilot.state(DashboardState).summary == "Berlin has 2 orders."
+    assert copilot.task_cards[0]["result"] == "Berlin"
+    assert copilot.agent.last_input.messages[-1].content == "Berlin"  # the agent read the answer
+
+
 def test_another_tab_cannot_decide_a_tasks_call(copilot):
     copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded.")
     copilot.click(DashboardState.summarize)
