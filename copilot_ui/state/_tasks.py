@@ -150,6 +150,27 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
         await task.end()
 
 
+@dataclass(frozen=True)
+class WaitingCall:
+    """A call of a running task that waits for the person: the panel's card, and the digest a decision names."""
+
+    card_id: str
+    tool: str
+    kind: str  # "approval" or "input"
+    digest: str
+
+
+def waiting_calls(token: str) -> list[WaitingCall]:
+    """The calls of the tab's running tasks that wait for the person's decision (none decided yet)."""
+    return [
+        WaitingCall(f"{task.id}:{key}", waiting.tool_name, waiting.kind, waiting.digest)
+        for task in list(_TASKS.values())
+        if task.token == token
+        for key, waiting in list(task.thread.awaiting.items())
+        if key not in task.thread.decisions
+    ]
+
+
 # The tasks running in this process, by id: a decision from the task panel reaches its task here.
 _TASKS: dict[str, _Task] = {}
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from ..core import Thread
 from ..state import CopilotState, TaskState
-from ..state._tasks import _TASKS
+from ..state._tasks import waiting_calls
 from ..state.view import Conversation
 from ._headless import HeadlessApp
 from ._replies import ScriptedReplies
@@ -140,7 +140,7 @@ class CopilotSession:
         self._app.call(step())
 
     def _task_waits(self) -> bool:
-        return any(task.token == self.token and _undecided(task.thread) for task in _TASKS.values())
+        return bool(waiting_calls(self.token))
 
     def _decide(self, kind: str, how: str, value: Any) -> None:
         found = self._waiting(kind)
@@ -166,12 +166,9 @@ class CopilotSession:
 
     def _waiting(self, kind: str | None) -> tuple[str, str, str, str] | None:
         """(where, tool, card or item id, digest) of the first call waiting for the person: an agent task's first."""
-        for task in list(_TASKS.values()):
-            if task.token != self.token:
-                continue
-            for key, waiting in task.thread.awaiting.items():
-                if key not in task.thread.decisions and kind in (None, waiting.kind):
-                    return "task", waiting.tool_name, f"{task.id}:{key}", waiting.digest
+        for call in waiting_calls(self.token):
+            if kind in (None, call.kind):
+                return "task", call.tool, call.card_id, call.digest
         copilot = self.state(CopilotState)
         thread, conversation = copilot.get_value("_thread"), copilot.get_value("_conversation")
         if thread is None or conversation is None:
@@ -192,10 +189,6 @@ class CopilotSession:
             "headers": {"host": "testserver", "origin": "http://testserver"},
             "ip": "127.0.0.1",
         }
-
-
-def _undecided(thread: Thread) -> bool:
-    return any(key not in thread.decisions for key in thread.awaiting)
 
 
 def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation) -> Shown:
