@@ -53,6 +53,7 @@ logger = logging.getLogger("copilot_ui.state")
 Show = Literal["panel", "none"]
 SHOWN_LIMIT = 2_000  # characters of a call's arguments or result a card shows
 DENIED_WITHOUT_REASON = "the user said no"
+LEFT_WITHOUT_DECIDING = "the user left the page without deciding"
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,18 @@ def waiting_calls(token: str) -> list[WaitingCall]:
         for key, waiting in list(task.thread.awaiting.items())
         if key not in task.thread.decisions
     ]
+
+
+def abandon_tasks(token: str) -> int:
+    """The tab is gone for good (its state was released): its tasks' calls that wait for a decision are denied, so
+    that the tasks end and their handlers get their results; how many calls were denied."""
+    denied = 0
+    for call in waiting_calls(token):
+        task_id, _, key = call.card_id.partition(":")
+        task = _TASKS.get(task_id)
+        if task is not None and task.decide(key, Deny(LEFT_WITHOUT_DECIDING), call.digest):
+            denied += 1
+    return denied
 
 
 # The tasks running in this process, by id: a decision from the task panel reaches its task here.

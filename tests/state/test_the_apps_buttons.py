@@ -5,6 +5,7 @@ loop (copilot_ui.testing), the agent scripted; the app is the testing guide's (t
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -12,6 +13,7 @@ import copilot_ui as cui
 from copilot_ui.agents._scripted import Pause
 from copilot_ui.agents.scripts import text_reply
 from copilot_ui.state import CopilotState
+from copilot_ui.state._closed_sessions import release_closed
 from copilot_ui.testing import CopilotSession
 from tests.testing_kit.dashboard import DashboardState
 
@@ -139,6 +141,26 @@ def test_another_tab_cannot_decide_a_tasks_call(copilot):
     assert copilot.waiting == "refund_order"
     assert copilot.state(DashboardState).refunded == []
     copilot.deny()
+
+
+def test_a_task_waiting_on_a_tab_that_closed_for_good_ends_with_its_call_denied(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Nothing was refunded.")
+    copilot.click(DashboardState.summarize)
+    app = copilot._app
+    manager = app._processor._root_context.state_manager
+    nobody = SimpleNamespace(_token_manager=SimpleNamespace(token_to_socket={}))  # no tab connected
+
+    async def gone_past_the_grace() -> None:
+        gone: dict[str, float] = {}
+        release_closed(manager, nobody, gone, now=0.0, grace=60)
+        release_closed(manager, nobody, gone, now=61.0, grace=60)
+
+    app.call(gone_past_the_grace())
+    app.call(asyncio.wait_for(asyncio.gather(*copilot._pending), 10))  # the task's handler is done
+    dashboard = copilot.state(DashboardState)
+    assert dashboard.refunded == []
+    assert dashboard.task_calls == ["refund_order: denied"]
+    assert dashboard.summary == "Nothing was refunded."
 
 
 def test_run_task_outside_a_background_handler_says_what_to_do():
