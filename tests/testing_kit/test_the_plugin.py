@@ -3,13 +3,10 @@ its copilot flows with pytest: a right expectation passes, a wrong one fails say
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).parents[2]
+from tests.testing_kit._suite import run_suite
 
 FLOWS = """
 from dashboard import DashboardState
@@ -30,16 +27,8 @@ def test_a_wrong_expectation(copilot):
 
 
 def test_an_apps_own_suite_runs_its_copilot_flows_with_the_plugin(tmp_path):
-    app = tmp_path / "shop"
-    app.mkdir()
-    shutil.copy(Path(__file__).parent / "dashboard.py", app / "dashboard.py")
-    (app / "conftest.py").write_text('pytest_plugins = ["copilot_ui.testing"]\n')
-    (app / "test_flows.py").write_text(FLOWS)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(app), str(ROOT)])}
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_flows.py"],
-        cwd=app, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert "1 failed, 1 passed" in run.stdout, run.stdout + run.stderr
-    assert "test_a_wrong_expectation" in run.stdout
-    assert "assert 'Paris' == 'Berlin'" in run.stdout
+    shutil.copy(Path(__file__).parent / "dashboard.py", tmp_path / "dashboard.py")
+    printed = run_suite(tmp_path, {"test_flows.py": FLOWS})
+    assert "1 failed, 1 passed" in printed, printed
+    assert "test_a_wrong_expectation" in printed
+    assert "assert 'Paris' == 'Berlin'" in printed
