@@ -367,9 +367,13 @@ def _copilot_buttons() -> rx.Component:
         rx.icon("list-checks", size=16), "Summarize orders", variant="soft", on_click=DashboardState.summarize_orders
     )
     return rx.card(
-        rx.hstack(ask, summarize, wrap="wrap"),
-        rx.text(DashboardState.summary, id="orders-summary", size="2", role="status", margin_top="0.5rem"),
-        cui.task_panel(),
+        rx.vstack(
+            rx.hstack(ask, summarize, wrap="wrap"),
+            rx.text(DashboardState.summary, id="orders-summary", size="2", role="status"),
+            cui.task_panel(),
+            spacing="3",
+            align="stretch",
+        ),
         role="region",
         aria_label="Ask the copilot",
     )

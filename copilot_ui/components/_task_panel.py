@@ -27,6 +27,16 @@ def task_panel(title: str = "Agent tasks") -> rx.Component:
     )
 
 
+_WRAPPED = {"white_space": "pre-wrap", "overflow_wrap": "anywhere"}
+_ARGUMENTS = _WRAPPED | {
+    "margin": "0.4rem 0",
+    "padding": "0.4rem 0.6rem",
+    "font_size": "0.8rem",
+    "border_radius": "var(--radius-2)",
+    "background": "var(--gray-a3)",
+}
+
+
 def _card(card: Any) -> rx.Component:
     return rx.el.li(
         rx.card(
@@ -36,11 +46,8 @@ def _card(card: Any) -> rx.Component:
                 rx.badge(_status_words(card["status"]), variant="soft", size="1"),
                 align="center",
             ),
-            rx.cond(
-                card["arguments"] != "",
-                rx.el.pre(card["arguments"], class_name="cui-task-arguments", style={"white_space": "pre-wrap", "margin": 0}),
-            ),
-            rx.cond(card["result"] != "", rx.text(card["result"], size="2", class_name="cui-task-result")),
+            rx.cond(card["arguments"] != "", rx.el.pre(card["arguments"], class_name="cui-task-arguments", style=_ARGUMENTS)),
+            rx.cond(card["result"] != "", rx.text(card["result"], size="2", class_name="cui-task-result", style=_WRAPPED)),
             rx.cond(card["status"] == "waiting", _decision(card)),
             size="1",
         ),
