@@ -27,6 +27,7 @@ from typing import Any, Literal
 import reflex as rx
 from reflex.istate.proxy import StateProxy
 
+from ..agents import Scrubber
 from ..core import (
     Answer,
     Approve,
@@ -70,7 +71,7 @@ class TaskToolCall:
 class TaskResult:
     """What an agent task ended with: its final text, its tool calls, and how it ended."""
 
-    text: str  # the agent's last message
+    text: str  # the agent's last message (secrets scrubbed, as everything the copilot shows)
     tool_calls: tuple[TaskToolCall, ...] = ()
     status: str = "done"  # "done", "error", "stopped", "limit", "aborted"
     error: str = ""  # what went wrong, in words, when status is "error"
@@ -200,6 +201,7 @@ class _Task:
     statuses: dict[str, str] = field(default_factory=dict)  # call id -> how it ended
     error: str = ""
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # a decision came
+    scrubber: Scrubber = field(default_factory=lambda: copilot.scrubber())  # what the page and the handler get, secret-free
 
     async def read_context(self) -> list[Any]:
         async with self.tab.locked():
@@ -265,7 +267,7 @@ class _Task:
         async with self.tab.locked():
             panel = await self.tab.page_state(TaskState)
             others = [card for card in panel.cards if not card["id"].startswith(self.id + ":")]
-            panel.cards = others + self.shown_cards()
+            panel.cards = others + [{key: self.scrubber.scrub(text) for key, text in card.items()} for card in self.shown_cards()]
 
     async def end(self) -> None:
         try:
@@ -299,11 +301,13 @@ class _Task:
                 except ValueError:
                     arguments = {}
                 status = self.statuses.get(call.id, "complete" if answer is not None else "aborted")
-                calls.append(TaskToolCall(call.function.name, arguments, str(answer.content) if answer else "", status))
+                result = self.scrubber.scrub(str(answer.content)) if answer else ""
+                calls.append(TaskToolCall(call.function.name, arguments, result, status))
         last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
         status = outcome.status if outcome is not None else "done"
         error = self.error or (outcome.message if outcome is not None and status == "error" else "")
-        return TaskResult(str(last.content) if last is not None else "", tuple(calls), status, error)
+        text = str(last.content) if last is not None else ""
+        return TaskResult(self.scrubber.scrub(text), tuple(calls), status, self.scrubber.scrub(error))
 
 
 async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision) -> None:

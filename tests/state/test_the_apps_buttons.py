@@ -143,6 +143,18 @@ def test_another_tab_cannot_decide_a_tasks_call(copilot):
     copilot.deny()
 
 
+def test_a_secret_the_agent_repeats_reaches_neither_the_task_panel_nor_the_handler(copilot, monkeypatch):
+    secret = "sk-test-" + "x7" * 12
+    monkeypatch.setenv("SHOP_API_KEY", secret)
+    copilot.agent.calls("filter_orders", city=secret).says(f"The key is {secret}.")
+    copilot.click(DashboardState.summarize)
+    dashboard = copilot.state(DashboardState)
+    assert dashboard.summary == "The key is [redacted]."
+    [card] = copilot.task_cards
+    assert secret not in card["arguments"] + card["result"]
+    assert "[redacted]" in card["result"]  # "there are no orders from [redacted]"
+
+
 def test_a_task_waiting_on_a_tab_that_closed_for_good_ends_with_its_call_denied(copilot):
     copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Nothing was refunded.")
     copilot.click(DashboardState.summarize)
