@@ -52,7 +52,8 @@ from .turns import SessionStates, page_context
 logger = logging.getLogger("copilot_ui.state")
 
 Show = Literal["panel", "none"]
-SHOWN_LIMIT = 2_000  # characters of a call's arguments or result a card shows
+SHOWN_LIMIT = 2_000  # characters of a call's arguments, result or question a card shows
+NAME_LIMIT = 100  # characters of a tool's name (from the agent) a card shows
 DENIED_WITHOUT_REASON = "the user said no"
 LEFT_WITHOUT_DECIDING = "the user left the page without deciding"
 
@@ -230,7 +231,7 @@ class _Task:
                 "kind": kind,
                 "digest": event.digest,
                 "arguments": _shown(event.arguments),
-                "question": event.message or str(event.arguments.get("question") or ""),
+                "question": _clipped(event.message or str(event.arguments.get("question") or "")),
             }
         elif isinstance(event, ToolExecutionEnded) and event.call_id in self.cards:
             self.cards[event.call_id] |= {"status": event.status, "result": _clipped(event.result), "digest": ""}
@@ -242,8 +243,8 @@ class _Task:
         ui = copilot.tool_ui.get(tool_name)
         return {
             "id": f"{self.id}:{call_id}",
-            "tool": tool_name,
-            "title": (ui.title if ui is not None else "") or tool_name,
+            "tool": tool_name[:NAME_LIMIT],
+            "title": (ui.title if ui is not None else "") or tool_name[:NAME_LIMIT],
             "status": status,
             "kind": "",
             "digest": "",
