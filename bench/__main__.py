@@ -19,6 +19,7 @@ BENCHMARKS = [
     "bench.mcp_turns",
     "bench.load",
     "bench.closed_sessions",
+    "bench.testing_kit",
 ]
 
 

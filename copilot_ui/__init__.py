@@ -33,6 +33,11 @@ _PUBLIC = {
     "CopilotState": "copilot_ui.state",
     "Labels": "copilot_ui.state",
     "Feedback": "copilot_ui.state",
+    # the app's own buttons drive the copilot
+    "send_message": "copilot_ui.components",
+    "run_task": "copilot_ui.state",
+    "TaskResult": "copilot_ui.state",
+    "task_panel": "copilot_ui.components",
     # components
     "sidebar": "copilot_ui.components",
     "popup": "copilot_ui.components",

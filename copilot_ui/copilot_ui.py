@@ -9,7 +9,10 @@ It shows what an app declares, one capability each:
   (confirm_plan, its answer typed) and a plain question (ask_user), cards in `demo/cards.py`;
 - a tool that runs in the browser (copy_to_clipboard);
 - the context the agent sees with every run (what the dashboard shows);
-- the agent's shared state: the "Report draft" panel, which the agent writes and the person edits.
+- the agent's shared state: the "Report draft" panel, which the agent writes and the person edits;
+- the app's own buttons driving the copilot: one asks it about the revenue (`cui.send_message`), one
+  runs an agent task without the chat and shows its result on the page (`cui.run_task`, its tool
+  cards in `cui.task_panel()`).
 
 With no configuration it runs on the built-in demo model, offline; ask it "what can you do?".
 """
@@ -47,6 +50,7 @@ class DashboardState(rx.State):
     city: str = ""  # the Orders table shows this city only ("" shows all)
     status: str = ""  # and this status only ("" shows all)
     workspace: str = rx.Cookie("", name="demo_workspace", max_age=WORKSPACE_DAYS * 86400, same_site="lax")
+    summary: str = ""  # the "Summarize orders" task's result
 
     @rx.var
     def shown_orders(self) -> list[Order]:
@@ -75,6 +79,15 @@ class DashboardState(rx.State):
     def show_all_orders(self) -> None:
         """The filter's "Show all" button."""
         self.city = self.status = ""
+
+    @rx.event(background=True)
+    async def summarize_orders(self) -> None:
+        """The "Summarize orders" button: an agent task with the page's tools, outside the chat; its result shows here."""
+        async with self:
+            self.summary = "Summarizing…"
+        result = await cui.run_task(self, "which orders are still processing?")
+        async with self:
+            self.summary = result.text or result.error or "The agent had nothing to say."
 
 
 async def _change_order(state: DashboardState, order_id: str, status: str, allowed: tuple[str, ...]) -> Order:
@@ -343,6 +356,30 @@ def _order_row(order: Order) -> rx.Component:
     )
 
 
+def _copilot_buttons() -> rx.Component:
+    """The app's own buttons that drive the copilot, and what the task left on the page."""
+    ask = rx.button(
+        rx.icon("message-circle", size=16),
+        "Ask the copilot about revenue",
+        variant="soft",
+        on_click=cui.send_message("What is our revenue this month?"),
+    )
+    summarize = rx.button(
+        rx.icon("list-checks", size=16), "Summarize orders", variant="soft", on_click=DashboardState.summarize_orders
+    )
+    return rx.card(
+        rx.vstack(
+            rx.hstack(ask, summarize, wrap="wrap"),
+            rx.text(DashboardState.summary, id="orders-summary", size="2", role="status"),
+            cui.task_panel(),
+            spacing="3",
+            align="stretch",
+        ),
+        role="region",
+        aria_label="Ask the copilot",
+    )
+
+
 def _report() -> rx.Component:
     return rx.card(
         rx.heading("Report draft", size="4", as_="h2", id="report-heading", margin_bottom="0.5rem"),
@@ -383,6 +420,7 @@ def dashboard() -> rx.Component:
             _kpi("Refunds", DashboardState.refunds, REFUNDS_CHANGE),
             class_name="demo-kpis",
         ),
+        _copilot_buttons(),
         _orders(),
         _report(),
         class_name="demo-main",

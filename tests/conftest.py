@@ -7,6 +7,8 @@ import pytest
 
 from tests.services import postgres_server, postgres_url, redis_url  # noqa: F401 - real services, as fixtures
 
+pytest_plugins = ["copilot_ui.testing"]  # the testing kit's fixtures (`copilot`), as an app's conftest.py loads them
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser ring runs after the fast rings (they report first, and need no build), the embedding ring last."""

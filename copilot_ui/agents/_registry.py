@@ -28,6 +28,10 @@ class AgentRegistry:
         self._agents[agent.agent_id] = agent
         return agent
 
+    def remove(self, agent_id: str) -> None:
+        """Forget the agent with this id (if there is one)."""
+        self._agents.pop(agent_id, None)
+
     def get(self, agent_id: str) -> Agent:
         """The agent with this id; KeyError naming the known ids otherwise."""
         try:

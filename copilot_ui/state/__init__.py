@@ -7,7 +7,8 @@ In layers, each importing only those below it:
     sink/           from loop events to what a tab shows, at a bounded pace
     turns/          where a turn runs: the drive of a tab's thread, here or on another worker; the store
     (this folder)   the person's events: CopilotState and its handlers, the approval dialog, the
-                    conversations list, what a tab shows of a run (LiveState)
+                    conversations list, what a tab shows of a run (LiveState), the app's agent
+                    tasks without the chat (`_tasks`)
 
 A click's path: a handler of CopilotState (`_copilot.py`) asks `turns.work` to start or reach the
 drive of the tab's thread (`turns/_driving.py`), whose run loop emits into its sink
@@ -17,6 +18,7 @@ drive of the tab's thread (`turns/_driving.py`), whose run loop emits into its s
 from ._approval import ApprovalState
 from ._copilot import CopilotState
 from ._live import LiveState
+from ._tasks import TaskResult, TaskState, TaskToolCall, run_task
 from ._threads import ThreadsState
 from .declarations import DEMO_MODEL_LABEL, ContextProvider, Copilot, Feedback, Labels, copilot
 
@@ -29,6 +31,10 @@ __all__ = [
     "Feedback",
     "Labels",
     "LiveState",
+    "TaskResult",
+    "TaskState",
+    "TaskToolCall",
     "ThreadsState",
     "copilot",
+    "run_task",
 ]

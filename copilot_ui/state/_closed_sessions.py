@@ -4,7 +4,8 @@ Reflex keeps every tab's state until an hour after its last event, whether the t
 with many people that is memory the server never gets back while they come and go. A worker
 watches the tabs it holds: a tab with no connection for GRACE seconds (a reload or a short network
 loss comes back within it, with the same token) has its state released, unless a drive still works
-for it. A person who comes back later gets a fresh state, and their conversation from the store.
+for it. A person who comes back later gets a fresh state, and their conversation from the store. An
+agent task of the tab's that waits for the person's decision gets a denial instead, and ends.
 With Redis, states live there with Reflex's own expiry, and nothing here runs.
 """
 
@@ -17,6 +18,7 @@ import os
 import time
 from typing import Any
 
+from ._tasks import abandon_tasks
 from .turns import drives
 
 logger = logging.getLogger("copilot_ui.state")
@@ -74,6 +76,7 @@ def release_closed(manager: Any, namespace: Any, gone_since: dict[str, float], n
                 path.unlink()
         gone_since.pop(token.ident, None)
         released += 1
+        abandon_tasks(token.ident)  # nobody is left to decide on what its agent tasks wait for
     held = {token.ident for token in tokens}
     for ident in [ident for ident in gone_since if ident not in held]:
         del gone_since[ident]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from copilot_ui.state import ApprovalState, CopilotState, LiveState, ThreadsState
+from copilot_ui.state import ApprovalState, CopilotState, LiveState, TaskState, ThreadsState
 
-STATES = (CopilotState, LiveState, ApprovalState, ThreadsState)
+STATES = (CopilotState, LiveState, ApprovalState, ThreadsState, TaskState)
 
 
 def test_the_copilot_states_send_only_what_the_copilot_shows():
@@ -34,6 +34,8 @@ def test_the_copilot_states_send_only_what_the_copilot_shows():
         "undecided",  # an item id of the tab's own conversation (where focus goes back to)
     ]
     assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "searched", "threads"]
+    # An agent task's cards: its tools' names, titles, arguments and results, which the task panel shows
+    assert sorted(TaskState.base_vars) == ["busy", "cards"]
     for state in STATES:
         assert state.computed_vars == {}
 
@@ -72,5 +74,6 @@ def test_only_the_persons_events_can_be_called_from_a_browser():
         ),
         "LiveState": [],
         "ApprovalState": ["close"],
+        "TaskState": ["answer", "approve", "deny"],
         "ThreadsState": ["ask_delete", "cancel", "delete", "find", "opened", "refresh", "rename", "select", "start_rename"],
     }

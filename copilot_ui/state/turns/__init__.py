@@ -6,19 +6,22 @@ from . import _drives as drives
 from . import _remote as remote
 from ._browser_answers import deliver as deliver_browser_answer
 from ._cluster import cluster, worker
-from ._driving import work
+from ._driving import page_context, work
 from ._keeping import Keeper, cut_off, load, resumed
+from ._session_states import SessionStates
 from ._tab import Refused, Tab
 
 __all__ = [
     "Keeper",
     "Refused",
+    "SessionStates",
     "Tab",
     "cluster",
     "cut_off",
     "deliver_browser_answer",
     "drives",
     "load",
+    "page_context",
     "remote",
     "resumed",
     "work",

@@ -178,15 +178,21 @@ async def _not_running(tab: Tab) -> None:
 
 async def _read_context(tab: Tab, thread: Thread, sink: ViewSink, shared: SharedStates) -> list[Context]:
     """What the agent sees, read fresh from the page's states for every run (and its state, where shared)."""
-    values = []
     async with tab.locked():
-        for provider in copilot.contexts:
-            page_state = await tab.page_state(provider.state) if provider.state is not None else None
-            values.append(Context(description=provider.description, value=provider.value(page_state)))
+        values = await page_context(tab)
         if shared:
             page: dict[str, Any] = {}
             for part in shared.parts:
                 page |= part.read(await tab.page_state(part.state_type))
             thread.state = {**thread.state, **page} if isinstance(thread.state, dict) else page
             sink.shared_state_read()
+    return values
+
+
+async def page_context(tab: Tab) -> list[Context]:
+    """What the agent sees of the page: each context provider's value, from the page's states (locked)."""
+    values = []
+    for provider in copilot.contexts:
+        page_state = await tab.page_state(provider.state) if provider.state is not None else None
+        values.append(Context(description=provider.description, value=provider.value(page_state)))
     return values

@@ -1,0 +1,112 @@
+"""The task panel: the tool cards of the app's agent tasks (`cui.run_task`), and Approve / Deny on those that wait."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from ..state import TaskState
+
+
+def task_panel(title: str = "Agent tasks") -> rx.Component:
+    """A small panel (a region named `title`) with the tool calls of this tab's agent tasks; empty, it shows nothing.
+
+    A call that needs the person's approval shows Approve and Deny here, and a question a text box: a task's call
+    that waits runs only once decided, so place it on every page that runs tasks whose tools ask."""
+    return rx.cond(
+        TaskState.cards.length() > 0,
+        rx.el.section(
+            rx.heading(title, size="3", as_="h2"),
+            rx.el.ul(rx.foreach(TaskState.cards, _card), class_name="cui-task-cards"),
+            rx.cond(TaskState.busy, rx.text("Working…", size="1", color_scheme="gray", role="status")),
+            aria_label=title,
+            class_name="cui-task-panel",
+            style={"display": "flex", "flex_direction": "column", "gap": "0.5rem"},
+        ),
+    )
+
+
+_WRAPPED = {"white_space": "pre-wrap", "overflow_wrap": "anywhere"}
+_ARGUMENTS = _WRAPPED | {
+    "margin": "0.4rem 0",
+    "padding": "0.4rem 0.6rem",
+    "font_size": "0.8rem",
+    "border_radius": "var(--radius-2)",
+    "background": "var(--gray-a3)",
+}
+
+
+def _card(card: Any) -> rx.Component:
+    return rx.el.li(
+        rx.card(
+            rx.hstack(
+                rx.text(card["title"], weight="bold", size="2"),
+                rx.spacer(),
+                rx.badge(_status_words(card["status"]), variant="soft", size="1"),
+                align="center",
+            ),
+            rx.cond(card["arguments"] != "", rx.el.pre(card["arguments"], class_name="cui-task-arguments", style=_ARGUMENTS)),
+            rx.cond(card["result"] != "", rx.text(card["result"], size="2", class_name="cui-task-result", style=_WRAPPED)),
+            rx.cond(card["status"] == "waiting", _decision(card)),
+            size="1",
+        ),
+        data_tool=card["tool"],
+        data_status=card["status"],
+        aria_label=card["title"],
+        style={"list_style": "none"},
+    )
+
+
+def _decision(card: Any) -> rx.Component:
+    """Approve or Deny (with an optional reason) a call waiting for approval; a text answer to a question."""
+    return rx.cond(
+        card["kind"] == "approval",
+        rx.el.form(
+            *_naming(card),
+            rx.hstack(
+                rx.input(name="reason", placeholder="Why not? (optional)", aria_label="Reason to deny", size="1"),
+                rx.button("Approve", size="1", type="button", on_click=TaskState.approve(card["id"], card["digest"])),
+                rx.button("Deny", size="1", type="submit", variant="soft", color_scheme="gray"),
+                spacing="2",
+                align="center",
+                wrap="wrap",
+            ),
+            on_submit=TaskState.deny,
+            reset_on_submit=True,
+            margin_top="0.5rem",
+        ),
+        rx.el.form(
+            *_naming(card),
+            rx.text(card["question"], size="2"),
+            rx.hstack(
+                rx.input(name="answer", aria_label="Your answer", size="1"),
+                rx.button("Answer", size="1", type="submit"),
+                spacing="2",
+            ),
+            on_submit=TaskState.answer,
+            reset_on_submit=True,
+            margin_top="0.5rem",
+        ),
+    )
+
+
+def _naming(card: Any) -> tuple[rx.Component, rx.Component]:
+    """The hidden fields that name the card a form decides on, with the digest of the call as shown."""
+    return (
+        rx.el.input(type="hidden", name="card", value=card["id"]),
+        rx.el.input(type="hidden", name="digest", value=card["digest"]),
+    )
+
+
+def _status_words(status: Any) -> rx.Var:
+    return rx.match(
+        status,
+        ("running", "Running"),
+        ("waiting", "Waiting for you"),
+        ("complete", "Done"),
+        ("error", "Failed"),
+        ("denied", "Denied"),
+        ("aborted", "Stopped"),
+        "Ended",
+    )

@@ -1,0 +1,352 @@
+"""Agent tasks without the chat: an app's handler hands the agent a job and gets its result back.
+
+    @rx.event(background=True)
+    async def summarize(self):
+        result = await cui.run_task(self, "Summarize the orders shown", show="panel")
+        async with self:
+            self.summary = result.text
+
+The task runs the real run loop with the page's frontend tools and context, on a thread of its own
+that no conversation holds and no store keeps. Its tool cards go to the tab's task panel
+(`cui.task_panel()`, `show="panel"`) or nowhere (`show="none"`); a call that needs a person
+(approval, a question) always shows there, with Approve and Deny, and waits: it never runs without
+its decision, and a denied call is in the result as denied. The handler's state is not locked while
+the task runs: tools lock it in short blocks, as a conversation's do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import reflex as rx
+from reflex.istate.proxy import StateProxy
+
+from ..agents import Scrubber
+from ..core import (
+    Answer,
+    Approve,
+    AwaitingPerson,
+    Decision,
+    Deny,
+    ErrorOccurred,
+    LoopEvent,
+    RunLoop,
+    Session,
+    Thread,
+    ToolCallStarted,
+    ToolExecutionEnded,
+    ToolExecutionStarted,
+    TurnOutcome,
+    parse_arguments,
+)
+from ..protocol import new_id
+from .declarations import copilot
+from .turns import SessionStates, page_context
+
+logger = logging.getLogger("copilot_ui.state")
+
+Show = Literal["panel", "none"]
+SHOWN_LIMIT = 2_000  # characters of a call's arguments, result or question a card shows
+NAME_LIMIT = 100  # characters of a tool's name (from the agent) a card shows
+DENIED_WITHOUT_REASON = "the user said no"
+LEFT_WITHOUT_DECIDING = "the user left the page without deciding"
+
+
+@dataclass(frozen=True)
+class TaskToolCall:
+    """One tool call of a task, as it ended."""
+
+    name: str
+    arguments: dict[str, Any]
+    result: str
+    status: str  # "complete", "error", "denied", "aborted", "skipped"
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """What an agent task ended with: its final text, its tool calls, and how it ended."""
+
+    text: str  # the agent's last message (secrets scrubbed, as everything the copilot shows)
+    tool_calls: tuple[TaskToolCall, ...] = ()
+    status: str = "done"  # "done", "error", "stopped", "limit", "aborted"
+    error: str = ""  # what went wrong, in words, when status is "error"
+
+    @property
+    def denied(self) -> tuple[TaskToolCall, ...]:
+        """The calls a person said no to."""
+        return tuple(call for call in self.tool_calls if call.status == "denied")
+
+
+class TaskState(rx.State):
+    """The tab's task panel: the cards of its tasks' tool calls, and the calls that wait for the person."""
+
+    cards: list[dict[str, str]] = rx.field(default_factory=list)
+    busy: bool = False  # a task of the tab's runs now
+
+    @rx.event(background=True)
+    async def approve(self, card_id: str, digest: str) -> None:
+        """The person approved the call on this card."""
+        await _decide(self, str(card_id), str(digest), Approve())
+
+    @rx.event(background=True)
+    async def deny(self, form: dict[str, Any]) -> None:
+        """The person said no to the call on a card (its form: card, digest, reason); the agent reads their reason."""
+        card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
+        await _decide(self, card_id, digest, Deny(str(form.get("reason") or "").strip() or DENIED_WITHOUT_REASON))
+
+    @rx.event(background=True)
+    async def answer(self, form: dict[str, Any]) -> None:
+        """The person answered a question on a card (its form: card, digest, answer)."""
+        card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
+        await _decide(self, card_id, digest, Answer(str(form.get("answer") or "")))
+
+
+async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Show = "panel") -> TaskResult:
+    """Run an agent task from a background event handler of the app (`@rx.event(background=True)`): the agent gets
+    `prompt`, the page's frontend tools and its context, and its result comes back here. Nothing joins the
+    conversation. `show="panel"` shows its tool cards in the task panel, `"none"` shows only calls waiting for the
+    person (approval, a question), which wait there until decided."""
+    if not isinstance(state, StateProxy):
+        raise TypeError(
+            "run_task runs in a background event handler, so that the page stays live while the agent works: "
+            "decorate the handler with @rx.event(background=True) and pass it `self`"
+        )
+    if state._is_mutable():
+        raise RuntimeError(
+            "run_task was called inside `async with self`: the task's tools need the state while it runs, so await "
+            "it outside the block, and take a block after it to write the result"
+        )
+    if show not in ("panel", "none"):
+        raise ValueError(f"show is 'panel' or 'none', not {show!r}")
+    if agent not in copilot.agent_ids():
+        raise ValueError(f"there is no agent {agent!r} here; this copilot can use: {', '.join(copilot.agent_ids())}")
+    tab = _HandlerTab(state)
+    task = _Task(new_id("task-"), tab.token, Thread(), show, tab)
+    loop = RunLoop(
+        copilot.agent(agent),
+        copilot.toolbox,
+        hooks=copilot.hooks,
+        context=task.read_context,
+        state_access=SessionStates(tab),
+        session=Session(page=tab.page),
+        emit=task.emit,
+        ask_person=True,
+        limits=copilot.limits,
+    )
+    task.loop = loop
+    _TASKS[task.id] = task
+    try:
+        await task.begin()
+        outcome = await loop.send(task.thread, str(prompt))
+        while outcome is not None and outcome.status == "waiting":
+            await task.decided()
+            outcome = await loop.drive(task.thread)
+        return task.result(outcome)
+    finally:
+        del _TASKS[task.id]
+        await task.end()
+
+
+@dataclass(frozen=True)
+class WaitingCall:
+    """A call of a running task that waits for the person: the panel's card, and the digest a decision names."""
+
+    card_id: str
+    tool: str
+    kind: str  # "approval" or "input"
+    digest: str
+
+
+def waiting_calls(token: str) -> list[WaitingCall]:
+    """The calls of the tab's running tasks that wait for the person's decision (none decided yet)."""
+    return [
+        WaitingCall(f"{task.id}:{key}", waiting.tool_name, waiting.kind, waiting.digest)
+        for task in list(_TASKS.values())
+        if task.token == token
+        for key, waiting in list(task.thread.awaiting.items())
+        if key not in task.thread.decisions
+    ]
+
+
+def abandon_tasks(token: str) -> int:
+    """The tab is gone for good (its state was released): its tasks' calls that wait for a decision are denied, so
+    that the tasks end and their handlers get their results; how many calls were denied."""
+    denied = 0
+    for call in waiting_calls(token):
+        task_id, _, key = call.card_id.partition(":")
+        task = _TASKS.get(task_id)
+        if task is not None and task.decide(key, Deny(LEFT_WITHOUT_DECIDING), call.digest):
+            denied += 1
+    return denied
+
+
+# The tasks running in this process, by id: a decision from the task panel reaches its task here.
+_TASKS: dict[str, _Task] = {}
+
+
+@dataclass(eq=False)
+class _Task:
+    id: str
+    token: str  # the tab that runs it: only that tab decides its calls
+    thread: Thread
+    show: Show
+    tab: _HandlerTab
+    loop: RunLoop | None = None
+    cards: dict[str, dict[str, str]] = field(default_factory=dict)  # call id -> card
+    statuses: dict[str, str] = field(default_factory=dict)  # call id -> how it ended
+    error: str = ""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # a decision came
+    scrubber: Scrubber = field(default_factory=lambda: copilot.scrubber())  # what the page and the handler get, secret-free
+
+    async def read_context(self) -> list[Any]:
+        async with self.tab.locked():
+            return await page_context(self.tab)
+
+    async def emit(self, event: LoopEvent) -> None:
+        """Loop events become the task's cards; a card that changed is written to the tab's panel."""
+        changed = self._card_change(event)
+        if isinstance(event, ToolExecutionEnded):
+            self.statuses[event.call_id] = event.status
+        elif isinstance(event, ErrorOccurred):
+            self.error = event.message
+        if changed:
+            await self._write()
+
+    def _card_change(self, event: LoopEvent) -> bool:
+        if isinstance(event, ToolCallStarted):
+            self.cards[event.call_id] = self._card(event.call_id, event.tool_name, "running")
+        elif isinstance(event, ToolExecutionStarted) and event.call_id in self.cards:
+            self.cards[event.call_id] |= {"status": "running", "arguments": _shown(event.arguments)}
+        elif isinstance(event, AwaitingPerson):
+            card = self.cards.get(event.call_id) or self._card(event.call_id, event.tool_name, "waiting")
+            kind = "approval" if event.kind == "approval" else "question"
+            self.cards[event.call_id] = card | {
+                "status": "waiting",
+                "kind": kind,
+                "digest": event.digest,
+                "arguments": _shown(event.arguments),
+                "question": _clipped(event.message or str(event.arguments.get("question") or "")),
+            }
+        elif isinstance(event, ToolExecutionEnded) and event.call_id in self.cards:
+            self.cards[event.call_id] |= {"status": event.status, "result": _clipped(event.result), "digest": ""}
+        else:
+            return False
+        return True
+
+    def _card(self, call_id: str, tool_name: str, status: str) -> dict[str, str]:
+        ui = copilot.tool_ui.get(tool_name)
+        return {
+            "id": f"{self.id}:{call_id}",
+            "tool": tool_name[:NAME_LIMIT],
+            "title": (ui.title if ui is not None else "") or tool_name[:NAME_LIMIT],
+            "status": status,
+            "kind": "",
+            "digest": "",
+            "arguments": "",
+            "question": "",
+            "result": "",
+        }
+
+    def shown_cards(self) -> list[dict[str, str]]:
+        """The cards the panel shows: all of them with show="panel"; with "none", those waiting for the person."""
+        return [card for card in self.cards.values() if self.show == "panel" or card["status"] == "waiting"]
+
+    async def begin(self) -> None:
+        async with self.tab.locked():
+            panel = await self.tab.page_state(TaskState)
+            running = {task.id for task in _TASKS.values() if task.token == self.token}
+            panel.cards = [card for card in panel.cards if card["id"].split(":")[0] in running]  # finished tasks' go
+            panel.busy = True
+
+    async def _write(self) -> None:
+        async with self.tab.locked():
+            panel = await self.tab.page_state(TaskState)
+            others = [card for card in panel.cards if not card["id"].startswith(self.id + ":")]
+            panel.cards = others + [{key: self.scrubber.scrub(text) for key, text in card.items()} for card in self.shown_cards()]
+
+    async def end(self) -> None:
+        try:
+            await self._write()
+            async with self.tab.locked():
+                panel = await self.tab.page_state(TaskState)
+                panel.busy = any(task.token == self.token for task in _TASKS.values())
+        except Exception:
+            logger.exception("could not show the end of an agent task")
+
+    async def decided(self) -> None:
+        """Wait until the person decided on one of the calls that wait."""
+        while not any(key in self.thread.decisions for key in self.thread.awaiting):
+            self.wake.clear()
+            await self.wake.wait()
+
+    def decide(self, call_id: str, decision: Decision, digest: str) -> bool:
+        assert self.loop is not None
+        if not self.loop.decide(self.thread, call_id, decision, digest):
+            return False
+        self.wake.set()
+        return True
+
+    def result(self, outcome: TurnOutcome | None) -> TaskResult:
+        calls = []
+        for message in self.thread.messages:
+            for call in getattr(message, "tool_calls", None) or []:
+                answer = self.thread.result_of(call.id)
+                try:
+                    arguments = parse_arguments(call)
+                except ValueError:
+                    arguments = {}
+                status = self.statuses.get(call.id, "complete" if answer is not None else "aborted")
+                result = self.scrubber.scrub(str(answer.content)) if answer else ""
+                calls.append(TaskToolCall(call.function.name, arguments, result, status))
+        last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
+        status = outcome.status if outcome is not None else "done"
+        error = self.error or (outcome.message if outcome is not None and status == "error" else "")
+        text = str(last.content) if last is not None else ""
+        return TaskResult(self.scrubber.scrub(text), tuple(calls), status, self.scrubber.scrub(error))
+
+
+async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision) -> None:
+    """A decision from the task panel reaches its task, if the card is one of this tab's waiting calls."""
+    task_id, _, call_id = card_id.partition(":")
+    task = _TASKS.get(task_id)
+    if task is None or task.token != panel.router.session.client_token:
+        logger.warning("a decision named no running task of this tab (%r); ignored", card_id)
+        return
+    if not task.decide(call_id, decision, digest):
+        return
+    card = task.cards.get(call_id)
+    if card is not None:
+        card["status"] = "running" if isinstance(decision, (Approve, Answer)) else "denied"
+        card["digest"] = ""
+    await task._write()
+
+
+class _HandlerTab:
+    """The tab of an app's background handler, as a task's tools reach it: short locked blocks of its state."""
+
+    def __init__(self, state: StateProxy) -> None:
+        self._state = state
+        self.token = state.router.session.client_token
+        self.page = state.router.url.path or "/"
+
+    @contextlib.asynccontextmanager
+    async def locked(self) -> AsyncIterator[Any]:
+        async with self._state:
+            yield self._state
+
+    async def page_state(self, state_type: type) -> Any:
+        return await self._state.get_state(state_type)
+
+
+def _shown(arguments: Any) -> str:
+    return _clipped(json.dumps(arguments, indent=2, ensure_ascii=False, default=str))
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= SHOWN_LIMIT else text[: SHOWN_LIMIT - 1] + "…"

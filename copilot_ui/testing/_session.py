@@ -1,0 +1,204 @@
+"""A person's tab of the app, driven from a test: they write to the copilot, click the app's buttons, decide.
+
+Every step goes through Reflex's event processor (`_headless.py`) to the app's real states and the
+copilot's (the run loop, its tools, approvals and questions as in a served app) and returns once
+what it started is over, or waits for the person (an approval, a question): then `approve`, `deny`
+or `answer` goes on. What the copilot shows is read back as the person would see it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from ..core import Thread
+from ..state import CopilotState, TaskState
+from ..state._tasks import waiting_calls
+from ..state.view import Conversation
+from ._headless import HeadlessApp
+from ._replies import ScriptedReplies
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One item of the conversation as the person sees it."""
+
+    kind: str  # "user", "assistant", "tool", "error", "notice", "reasoning", "activity"
+    text: str  # a message's text; a tool card's result
+    tool: str = ""  # a tool card's tool
+    status: str = ""  # a tool card's status: complete, error, denied, awaiting_approval, awaiting_input, …
+    arguments: str = ""  # a tool card's arguments, as shown
+
+
+_KINDS = {"u": "user", "a": "assistant", "t": "tool", "e": "error", "n": "notice", "r": "reasoning", "v": "activity"}
+
+
+class CopilotSession:
+    """A tab of the app with its copilot, on `page`, whose agent is `agent` (scripted)."""
+
+    def __init__(self, app: HeadlessApp, agent: ScriptedReplies, *, page: str = "/", timeout: float = 30.0) -> None:
+        self.agent = agent
+        self.page = page
+        self.timeout = timeout  # seconds a step may take before the test fails
+        self.token = "test-" + secrets.token_hex(8)
+        self._app = app
+        self._opened = False
+        self._pending: list[Any] = []  # what the tab's events started and is not over yet (a task waiting for a person)
+
+    # What the person does
+
+    def say(self, text: str) -> None:
+        """Write `text` in the copilot's message box and send it; returns once the copilot is done or waits."""
+        self._open()
+        self._step(CopilotState.send({"message": text, "agent": ""}))
+
+    def click(self, event: Any) -> None:
+        """An event of the app's, as a button of the page sends it (`DashboardState.summarize`, or with arguments
+        `DashboardState.pick("Berlin")`); returns once what it started is over, or waits for the person."""
+        self._open()
+        self._step(event)
+
+    def approve(self, **arguments: Any) -> None:
+        """Approve the call that waits for approval (an agent task's first, then the conversation's); keyword
+        arguments are the person's edits, where the tool allows them."""
+        self._decide("approval", "approve", arguments or None)
+
+    def deny(self, reason: str = "") -> None:
+        """Say no to the call that waits for approval; the agent reads the reason."""
+        self._decide("approval", "deny", reason)
+
+    def answer(self, value: Any) -> None:
+        """Answer the question that waits for the person (a human-in-the-loop tool's, or the agent's)."""
+        self._decide("input", "answer", value)
+
+    # What the person sees
+
+    def state(self, state_type: type[T]) -> T:
+        """The tab's state of this type (the app's own, or the copilot's), as it is now."""
+        return self._app.call(self._app.state(self.token, state_type), self.timeout)
+
+    @property
+    def conversation(self) -> list[Shown]:
+        """The conversation, item by item, as the copilot shows it."""
+        copilot = self.state(CopilotState)
+        thread, conversation = copilot.get_value("_thread"), copilot.get_value("_conversation")
+        if thread is None or conversation is None:
+            return []
+        return [_shown(item, thread, conversation) for item in conversation.items(thread)]
+
+    @property
+    def replies(self) -> list[str]:
+        """The agent's messages, in order."""
+        return [item.text for item in self.conversation if item.kind == "assistant"]
+
+    @property
+    def tool_calls(self) -> list[Shown]:
+        """The tool cards of the conversation, in order."""
+        return [item for item in self.conversation if item.kind == "tool"]
+
+    @property
+    def errors(self) -> list[str]:
+        """The errors the conversation shows."""
+        return [item.text for item in self.conversation if item.kind == "error"]
+
+    @property
+    def waiting(self) -> str | None:
+        """The tool whose call waits for the person (approval or an answer), if one does."""
+        found = self._waiting(None)
+        return found[1] if found is not None else None
+
+    @property
+    def task_cards(self) -> list[dict[str, str]]:
+        """The task panel's cards (`cui.task_panel()`): tool, title, status, arguments, result."""
+        return [dict(card) for card in self.state(TaskState).cards]
+
+    @property
+    def browser_events(self) -> list[tuple[str, dict[str, Any]]]:
+        """What the tab's browser was sent besides state: (name, payload) of scripts, focus, redirects."""
+        return [(event.name, dict(event.payload)) for event in self._app.browser.events.get(self.token, [])]
+
+    # Helpers
+
+    def _open(self) -> None:
+        """The page opens (its on_load runs) and its copilot with it, once."""
+        if not self._opened:
+            self._opened = True
+            self._step(CopilotState.open(self.agent.agent_id))
+
+    def _step(self, event: Any) -> None:
+        async def step() -> None:
+            self._pending = [future for future in self._pending if not future.done()]
+            self._pending.append(await self._app.dispatch(self.token, event, self._router_data()))
+            try:
+                await self._app.until(self._task_waits, self._pending, self.timeout)
+            except TimeoutError:
+                raise AssertionError(f"the copilot was still busy after {self.timeout:g} s") from None
+
+        self._app.call(step())
+
+    def _task_waits(self) -> bool:
+        return bool(waiting_calls(self.token))
+
+    def _decide(self, kind: str, how: str, value: Any) -> None:
+        found = self._waiting(kind)
+        if found is None:
+            words = "approval" if kind == "approval" else "an answer"
+            raise AssertionError(f"nothing waits for {words}; the conversation shows: {self.conversation}")
+        where, _, target, digest = found
+        if where == "task" and how == "approve" and value:
+            raise AssertionError("a task's call is approved as the agent sent it: the task panel edits no arguments")
+        if where == "task":
+            event = {
+                "approve": lambda: TaskState.approve(target, digest),
+                "deny": lambda: TaskState.deny({"card": target, "digest": digest, "reason": value}),
+                "answer": lambda: TaskState.answer({"card": target, "digest": digest, "answer": value}),
+            }[how]()
+        else:
+            event = {
+                "approve": lambda: CopilotState.approve(target, digest, value),
+                "deny": lambda: CopilotState.deny(target, digest, value),
+                "answer": lambda: CopilotState.respond(target, digest, value),
+            }[how]()
+        self._step(event)
+
+    def _waiting(self, kind: str | None) -> tuple[str, str, str, str] | None:
+        """(where, tool, card or item id, digest) of the first call waiting for the person: an agent task's first."""
+        for call in waiting_calls(self.token):
+            if kind in (None, call.kind):
+                return "task", call.tool, call.card_id, call.digest
+        copilot = self.state(CopilotState)
+        thread, conversation = copilot.get_value("_thread"), copilot.get_value("_conversation")
+        if thread is None or conversation is None:
+            return None
+        for key, waiting in thread.awaiting.items():
+            item_id = conversation.ids.get("c:" + key)
+            if item_id is not None and key not in thread.decisions and kind in (None, waiting.kind):
+                return "conversation", waiting.tool_name, item_id, waiting.digest
+        return None
+
+    def _router_data(self) -> dict[str, Any]:
+        return {
+            "pathname": self.page,
+            "asPath": self.page,
+            "query": {},
+            "token": self.token,
+            "sid": "sid-" + self.token,
+            "headers": {"host": "testserver", "origin": "http://testserver"},
+            "ip": "127.0.0.1",
+        }
+
+
+def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation) -> Shown:
+    kind = _KINDS.get(item["k"], item["k"])
+    if kind != "tool":
+        return Shown(kind, conversation.text_of(item["id"], thread) or "")
+    return Shown(
+        kind,
+        conversation.text_of(item["id"] + ".r", thread) or "",
+        tool=item.get("n", ""),
+        status=item.get("s", ""),
+        arguments=conversation.text_of(item["id"] + ".a", thread) or "",
+    )

@@ -1,0 +1,180 @@
+"""An app's own buttons drive the copilot: one sends a message as if the person had typed it (`cui.send_message`),
+one runs an agent task without the chat (`cui.run_task`). Driven through Reflex's event processor and the real run
+loop (copilot_ui.testing), the agent scripted; the app is the testing guide's (tests/testing_kit/dashboard.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+
+import copilot_ui as cui
+from copilot_ui.agents._scripted import Pause
+from copilot_ui.agents.scripts import text_reply
+from copilot_ui.state import CopilotState
+from copilot_ui.state._closed_sessions import release_closed
+from copilot_ui.testing import CopilotSession
+from tests.testing_kit.dashboard import DashboardState
+
+# A button that sends a message
+
+
+def test_a_button_sends_its_message_as_the_persons_and_the_agent_answers_it(copilot):
+    copilot.agent.says("Revenue grew 12% on Berlin's orders.")
+    copilot.click(DashboardState.explain_revenue)
+    assert [(item.kind, item.text) for item in copilot.conversation] == [
+        ("user", "Explain the revenue chart"),
+        ("assistant", "Revenue grew 12% on Berlin's orders."),
+    ]
+    assert copilot.agent.seen_context["The dashboard"]["orders"]["#1042"] == "Paris"  # the page's context went with it
+    assert "filter_orders" in copilot.agent.offered_tools
+
+
+def test_the_copilot_opens_before_the_message_shows(copilot):
+    copilot.agent.says("Here is the chart.")
+    copilot.click(DashboardState.explain_revenue)
+    scripts = [payload["javascript_code"] for name, payload in copilot.browser_events if name == "_call_script"]
+    opening = next(i for i, script in enumerate(scripts) if '"cui-layout"' in script)
+    shown = next(i for i, script in enumerate(scripts) if "Explain the revenue chart" in script)
+    assert '{detail: "open"}' in scripts[opening]
+    assert opening < shown
+
+
+def test_a_button_pressed_while_the_agent_works_queues_its_message(copilot):
+    copilot.agent.add([Pause(0.6), *text_reply("First answer.")])
+    copilot.agent.says("About the revenue.")
+    app = copilot._app
+    typed = app.call(app.dispatch(copilot.token, CopilotState.send({"message": "hello"}), copilot._router_data()))
+    copilot._opened = True  # (the message above opened the page)
+    while not copilot.agent.inputs:  # the first run is under way
+        app.call(asyncio.sleep(0.02))
+    copilot.click(DashboardState.explain_revenue)
+    app.call(asyncio.wait_for(typed, 10))
+    assert [(item.kind, item.text) for item in copilot.conversation] == [
+        ("user", "hello"),
+        ("assistant", "First answer."),
+        ("user", "Explain the revenue chart"),
+        ("assistant", "About the revenue."),
+    ]
+
+
+def test_a_button_message_whose_tool_needs_approval_waits_for_it(copilot):
+    copilot.agent.calls("refund_order", order_id="#1042", reason="late").says("Refunded.")
+    copilot.click(DashboardState.explain_revenue)
+    assert copilot.waiting == "refund_order"
+    assert copilot.state(DashboardState).refunded == []
+    copilot.deny("not this one")
+    assert copilot.state(DashboardState).refunded == []
+    assert copilot.tool_calls[0].status == "denied"
+
+
+# A button that runs an agent task
+
+
+def test_a_task_returns_the_agents_text_to_the_handler_and_stays_out_of_the_conversation(copilot):
+    copilot.agent.calls("filter_orders", city="Berlin").says("2 orders from Berlin, none refunded.")
+    copilot.click(DashboardState.summarize)
+    dashboard = copilot.state(DashboardState)
+    assert dashboard.summary == "2 orders from Berlin, none refunded."
+    assert dashboard.task_calls == ["filter_orders: complete"]
+    assert dashboard.city == "Berlin"  # its tool changed the page
+    assert copilot.conversation == []
+    assert [(card["tool"], card["status"], card["result"]) for card in copilot.task_cards] == [
+        ("filter_orders", "complete", "Showing the orders from Berlin.")
+    ]
+    assert copilot.agent.seen_context["The dashboard"]["city"] == "Berlin"  # the page's context, read fresh each run
+
+
+def test_a_task_tool_that_needs_approval_waits_in_the_task_panel_and_runs_once_approved(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded #1041.")
+    copilot.click(DashboardState.summarize)
+    assert copilot.waiting == "refund_order"
+    [card] = copilot.task_cards
+    assert (card["status"], card["kind"]) == ("waiting", "approval")
+    assert '"order_id": "#1041"' in card["arguments"]
+    assert copilot.state(DashboardState).refunded == []  # not run without the person
+    with pytest.raises(AssertionError, match="edits no arguments"):
+        copilot.approve(order_id="#1043")
+    copilot.approve()
+    assert copilot.state(DashboardState).refunded == ["#1041"]
+    assert copilot.state(DashboardState).summary == "Refunded #1041."
+    assert copilot.task_cards[0]["status"] == "complete"
+
+
+def test_a_denied_task_call_is_reported_denied_in_the_result(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("I did not refund it.")
+    copilot.click(DashboardState.summarize)
+    copilot.deny("ask me tomorrow")
+    dashboard = copilot.state(DashboardState)
+    assert dashboard.refunded == []
+    assert dashboard.task_calls == ["refund_order: denied"]
+    assert "ask me tomorrow" in str(copilot.agent.last_input.messages[-1].content)  # the agent read why
+
+
+def test_a_task_shown_nowhere_still_shows_the_call_that_waits_for_the_person(copilot):
+    copilot.agent.calls("filter_orders", city="Paris").calls("refund_order", order_id="#1042", reason="late").says("Done.")
+    copilot.click(DashboardState.summarize_quietly)
+    assert [(card["tool"], card["status"]) for card in copilot.task_cards] == [("refund_order", "waiting")]
+    copilot.approve()
+    assert copilot.task_cards == []
+    assert copilot.state(DashboardState).task_calls == ["filter_orders: complete", "refund_order: complete"]
+
+
+def test_a_tasks_question_is_answered_in_the_task_panel(copilot):
+    copilot.agent.calls("confirm_city", question="Which city should I summarize?").says("Berlin has 2 orders.")
+    copilot.click(DashboardState.summarize)
+    [card] = copilot.task_cards
+    assert (card["status"], card["kind"], card["question"]) == ("waiting", "question", "Which city should I summarize?")
+    copilot.answer("Berlin")
+    assert copilot.state(DashboardState).summary == "Berlin has 2 orders."
+    assert copilot.task_cards[0]["result"] == "Berlin"
+    assert copilot.agent.last_input.messages[-1].content == "Berlin"  # the agent read the answer
+
+
+def test_another_tab_cannot_decide_a_tasks_call(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded.")
+    copilot.click(DashboardState.summarize)
+    [card] = copilot.task_cards
+    other = CopilotSession(copilot._app, copilot.agent)
+    other.click(cui.state.TaskState.approve(card["id"], card["digest"]))
+    assert copilot.waiting == "refund_order"
+    assert copilot.state(DashboardState).refunded == []
+    copilot.deny()
+
+
+def test_a_secret_the_agent_repeats_reaches_neither_the_task_panel_nor_the_handler(copilot, monkeypatch):
+    secret = "sk-test-" + "x7" * 12
+    monkeypatch.setenv("SHOP_API_KEY", secret)
+    copilot.agent.calls("filter_orders", city=secret).says(f"The key is {secret}.")
+    copilot.click(DashboardState.summarize)
+    dashboard = copilot.state(DashboardState)
+    assert dashboard.summary == "The key is [redacted]."
+    [card] = copilot.task_cards
+    assert secret not in card["arguments"] + card["result"]
+    assert "[redacted]" in card["result"]  # "there are no orders from [redacted]"
+
+
+def test_a_task_waiting_on_a_tab_that_closed_for_good_ends_with_its_call_denied(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Nothing was refunded.")
+    copilot.click(DashboardState.summarize)
+    app = copilot._app
+    manager = app._processor._root_context.state_manager
+    nobody = SimpleNamespace(_token_manager=SimpleNamespace(token_to_socket={}))  # no tab connected
+
+    async def gone_past_the_grace() -> None:
+        gone: dict[str, float] = {}
+        release_closed(manager, nobody, gone, now=0.0, grace=60)
+        release_closed(manager, nobody, gone, now=61.0, grace=60)
+
+    app.call(gone_past_the_grace())
+    app.call(asyncio.wait_for(asyncio.gather(*copilot._pending), 10))  # the task's handler is done
+    dashboard = copilot.state(DashboardState)
+    assert dashboard.refunded == []
+    assert dashboard.task_calls == ["refund_order: denied"]
+    assert dashboard.summary == "Nothing was refunded."
+
+
+def test_run_task_outside_a_background_handler_says_what_to_do():
+    with pytest.raises(TypeError, match=r"@rx.event\(background=True\)"):
+        asyncio.run(cui.run_task(DashboardState(), "Summarize"))

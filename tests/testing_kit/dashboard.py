@@ -1,0 +1,67 @@
+"""The app of the testing guide (docs/guides/testing.md): a small orders dashboard with its copilot.
+
+Its tools change the page (filter_orders), need approval (refund_order) or ask the person
+(confirm_city); its buttons ask the copilot (explain_revenue) or run an agent task (summarize).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+import copilot_ui as cui
+
+ORDERS = {"#1041": "Berlin", "#1042": "Paris", "#1043": "Berlin"}
+
+
+class DashboardState(rx.State):
+    city: str = ""
+    refunded: list[str] = rx.field(default_factory=list)
+    summary: str = ""
+    task_calls: list[str] = rx.field(default_factory=list)  # how each call of the last task ended
+
+    @rx.event
+    def explain_revenue(self):
+        """The "Ask the copilot about revenue" button."""
+        return cui.send_message("Explain the revenue chart")
+
+    @rx.event(background=True)
+    async def summarize(self):
+        """The "Summarize orders" button: an agent task, its result shown on the page."""
+        result = await cui.run_task(self, "Summarize the orders shown")
+        async with self:
+            self.summary = result.text
+            self.task_calls = [f"{call.name}: {call.status}" for call in result.tool_calls]
+
+    @rx.event(background=True)
+    async def summarize_quietly(self):
+        """The same task, its tool cards shown nowhere (a call that waits for the person still shows)."""
+        result = await cui.run_task(self, "Summarize the orders shown", show="none")
+        async with self:
+            self.summary = result.text
+            self.task_calls = [f"{call.name}: {call.status}" for call in result.tool_calls]
+
+
+@cui.frontend_tool(state=DashboardState)
+async def filter_orders(state: DashboardState, city: str) -> str:
+    """Show only the orders from a city."""
+    if city not in ORDERS.values():
+        raise ValueError(f"there are no orders from {city}")
+    state.city = city
+    return f"Showing the orders from {city}."
+
+
+@cui.frontend_tool(state=DashboardState, approval="always")
+async def refund_order(state: DashboardState, order_id: str, reason: str) -> str:
+    """Refund an order. A person approves it first."""
+    state.refunded = [*state.refunded, order_id]
+    return f"Refunded order {order_id}."
+
+
+@cui.human_in_the_loop
+def confirm_city(question: str) -> None:
+    """Ask the person which city they mean."""
+
+
+@cui.context(DashboardState, description="The dashboard")
+def dashboard_context(state: DashboardState) -> dict:
+    return {"city": state.city, "orders": ORDERS}
