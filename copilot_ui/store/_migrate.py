@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("_migrations")
-HEAD = "0002"  # the newest revision in _migrations/versions (a test checks)
+HEAD = "0003"  # the newest revision in _migrations/versions (a test checks)
 _LOCK_KEY = zlib.crc32(b"copilot_ui.store migrations")  # any number the app's own locks are unlikely to use
 
 
