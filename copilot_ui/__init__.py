@@ -39,6 +39,8 @@ _PUBLIC = {
     "text": "copilot_ui.components",
     "content_security_policy": "copilot_ui._csp",
     "agent_endpoint": "copilot_ui._agent_endpoint",
+    "attachment_endpoint": "copilot_ui._attachment_endpoint",
+    "AttachmentRules": "copilot_ui.core",
     "color_mode_from": "copilot_ui.components",
     # the loop and its parts
     "RunLoop": "copilot_ui.core",

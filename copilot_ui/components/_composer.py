@@ -6,12 +6,14 @@ import reflex as rx
 
 from ..state import CopilotState, LiveState
 from ..state.view import COMPOSER_INPUT_ID
+from ._attachments import composer_files
 
 
 def composer(agent: str = "default") -> rx.Component:
     """The message form of the sidebar."""
     return rx.el.form(
         rx.el.input(type="hidden", name="agent", value=agent),
+        composer_files(),
         rx.el.textarea(
             id=COMPOSER_INPUT_ID,
             name="message",

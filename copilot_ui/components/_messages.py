@@ -12,6 +12,7 @@ import reflex as rx
 
 from ..state import CopilotState, LiveState
 from ._activity import activity_card
+from ._attachments import message_files
 from ._layout import CuiActions
 from ._scroll import CuiScroll
 from ._text import text
@@ -76,6 +77,7 @@ def _user(item: rx.Var) -> rx.Component:
         rx.el.div(
             text(item_id, markdown=False),
             rx.cond(item["q"], rx.el.span("Queued", class_name="cui-queued")),
+            message_files(item),
             class_name="cui-user",
             data_kind="user",
             data_queued=rx.cond(item["q"], "true", "false"),

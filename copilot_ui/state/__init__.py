@@ -15,6 +15,7 @@ drive of the tab's thread (`turns/_driving.py`), whose run loop emits into its s
 """
 
 from ._approval import ApprovalState
+from ._attachments import AttachmentsState
 from ._copilot import CopilotState
 from ._live import LiveState
 from ._threads import ThreadsState
@@ -23,6 +24,7 @@ from .declarations import DEMO_MODEL_LABEL, ContextProvider, Copilot, copilot
 __all__ = [
     "DEMO_MODEL_LABEL",
     "ApprovalState",
+    "AttachmentsState",
     "ContextProvider",
     "Copilot",
     "CopilotState",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ...agents import Agent, AgentRegistry, Scrubber
-from ...core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
+from ...core import AttachmentRules, Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ...store import ThreadStore
 from ._agent_states import shared_state
 from ._browser import browser_handler
@@ -68,6 +68,7 @@ class Copilot:
         self.activity_renderers: dict[str, Callable[..., Any]] = {}  # activity type (or "*") -> the app's card for it
         self.tool_ui: dict[str, ToolUI] = {}
         self.agent_states: dict[type, tuple[str, ...] | None] = {}  # Reflex states mirroring an agent's state: their agents
+        self.attachments: AttachmentRules | None = AttachmentRules()  # files the composer takes (None: none)
 
     @property
     def store(self) -> ThreadStore | None:
