@@ -32,7 +32,7 @@ const STYLE = `
   border: 1px solid var(--gray-a6); }
 .cui-sent-file { display: inline-flex; gap: 0.35rem; align-items: center; padding: 0.25rem 0.5rem; max-width: 14rem;
   border: 1px solid var(--gray-a6); border-radius: var(--radius-3); font-size: 0.8rem; color: var(--gray-12);
-  text-decoration: none; background: var(--gray-a2); }
+  text-decoration: none; background: var(--color-panel-solid); }
 `;
 
 // A size as people read it (as copilot_ui.core.size_text writes it): 34 KB, 12.4 MB.
@@ -209,13 +209,19 @@ export function CuiAttach({ path = "", grant = "", thread = "", accept = "", max
 
 export function CuiFiles({ files = [], path = "", grant = "" }) {
   if (!files || !files.length) return null;
+  const served = Boolean(path && grant); // until the tab has its grant (just after a reload), names only
   return (
     <>
     <Style />
     <ul className="cui-sent-files" aria-label="Files">
       {files.map((file) =>
         <li key={file.id}>
-          {file.i ? (
+          {!served ? (
+            <span className="cui-sent-file" data-file={file.n}>
+              <span className="cui-attach-name">{file.n}</span>
+              <span className="cui-attach-size">{file.s}</span>
+            </span>
+          ) : file.i ? (
             <a href={fileURL(path, file.id, grant)} target="_blank" rel="noopener noreferrer" title={file.n}>
               <img src={fileURL(path, file.id, grant)} alt={file.n} data-file={file.n} />
             </a>
