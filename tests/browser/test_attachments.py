@@ -16,6 +16,7 @@ from tests.attachment_files import ORDERS_CSV, png
 
 from ._person import TURN_TIMEOUT, ask, copilot, idle, replies
 from .test_accessibility import axe_source, violations  # noqa: F401 - axe_source is a fixture
+from .test_conversations_list import conversations
 
 # A File made in the page from base64 bytes, handed over in a DataTransfer as a paste or a drop would.
 MAKE_FILES = """(files) => {
@@ -148,3 +149,30 @@ def test_files_in_the_composer_and_in_a_message_have_no_serious_violation(ready:
     attached(page, "chart.png")
 
     assert violations(page, axe_source) == []
+
+
+def test_a_conversation_opened_from_the_list_shows_its_files_and_deleting_it_deletes_them(ready: Page):
+    page = ready
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+    attached(page, "orders.csv")
+    ask(page, "sum these up")
+    idle(page)
+    file_url = copilot(page).locator('a[data-file="orders.csv"]').get_attribute("href")
+    assert page.request.get(file_url).body() == ORDERS_CSV
+
+    page.get_by_role("button", name="New conversation").first.click()
+    expect(page.locator('[data-kind="user"]')).to_have_count(0)
+    listed = conversations(page)
+    listed.get_by_role("button", name="sum these up").first.click()
+    expect(copilot(page).locator('a[data-file="orders.csv"]')).to_be_visible(timeout=TURN_TIMEOUT)
+
+    listed = conversations(page)
+    listed.get_by_role("button", name="Delete sum these up").click()
+    listed.get_by_role("button", name="Delete", exact=True).click()
+
+    expect(page.locator('[data-kind="user"]')).to_have_count(0, timeout=TURN_TIMEOUT)
+    for _ in range(50):
+        if page.request.get(file_url).status == 404:
+            break
+        page.wait_for_timeout(100)
+    assert page.request.get(file_url).status == 404

@@ -1,8 +1,8 @@
-"""What the composer accepts, and the reason a person reads when a file is refused."""
+"""What the composer accepts, the reason a person reads when a file is refused, and files kept through an edit."""
 
 from __future__ import annotations
 
-from copilot_ui.core import AttachmentRules, size_text
+from copilot_ui.core import Attachment, AttachmentRules, QueuedMessage, Thread, attachments_of, size_text
 from copilot_ui.core._attachments import MB
 
 
@@ -41,3 +41,23 @@ def test_a_name_is_shown_as_printable_text():
 
 def test_sizes_read_as_people_read_them():
     assert [size_text(n) for n in (1, 999, 34_000, 1_000_000, 12_400_000)] == ["1 byte", "999 bytes", "34 KB", "1 MB", "12.4 MB"]
+
+
+async def test_an_edited_message_keeps_its_files_and_a_queued_one_brings_them():
+    from copilot_ui.agents import scripts as s
+
+    from .conftest import make_loop
+
+    chart = Attachment("a1", "chart.png", "image/png", 34_000)
+    loop, agent, _ = make_loop(s.text_reply("seen"), s.text_reply("seen again"))
+    thread = Thread()
+    await loop.send(thread, "look", attachments=(chart,))
+
+    await loop.edit(thread, thread.messages[0].id, "look closer")
+
+    assert attachments_of(thread.messages[0]) == [chart]
+    assert [part.type for part in agent.inputs[1].messages[0].content] == ["text", "text"]  # no bytes here: named gone
+    saved = Thread()
+    saved.queued = [QueuedMessage("q1", "and this", (chart,))]
+    saved.restore_bookkeeping(saved.bookkeeping_json())
+    assert saved.queued[0].attachments == (chart,)
