@@ -16,7 +16,7 @@ import time
 
 from ._owner import _signature
 
-GRANT_SECONDS = 12 * 3600  # a tab renews its grant whenever it (re)connects
+GRANT_SECONDS = 12 * 3600  # a tab gets a new grant each time its composer mounts (a page load)
 _PURPOSE = "attachments:"  # a grant's signature signs nothing else (an owner cookie's does not pass for one)
 
 

@@ -176,3 +176,21 @@ def test_a_conversation_opened_from_the_list_shows_its_files_and_deleting_it_del
             break
         page.wait_for_timeout(100)
     assert page.request.get(file_url).status == 404
+
+
+def test_the_paperclip_picks_files_and_a_files_name_is_only_text(ready: Page, tmp_path):
+    page = ready
+    named = tmp_path / "<img src=x onerror=alert(1)>.csv"
+    named.write_bytes(ORDERS_CSV)
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Attach files").click()
+    chooser.value.set_files(str(named))
+    attached(page, named.name)
+
+    ask(page, "what is in it?")
+    idle(page)
+
+    expect(replies(page).last).to_have_text(f"I got a CSV file, {named.name}, 3 rows.")
+    chip = copilot(page).locator(".cui-sent-file")
+    expect(chip.locator(".cui-attach-name")).to_have_text(named.name)
+    expect(copilot(page).locator('[data-kind="user"] img')).to_have_count(0)  # the name made no element
