@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
@@ -23,6 +24,7 @@ from ag_ui.core import DataSource, DocumentPart, ImagePart, Message, TextPart, U
 
 REFERENCE = "copilot-attachment:"  # the source of a media part whose bytes the copilot keeps
 MB = 1_000_000
+_LABEL = re.compile(r"^\[Attached file: (?P<name>.+) \((?P<mime>[^,()]+), [^()]+\)\]$")
 
 # What an app accepts unless it says otherwise: images, PDF and plain data files.
 DEFAULT_TYPES = (
@@ -174,6 +176,17 @@ async def with_attachment_bytes(messages: list[Message], fetch: AttachmentBytes 
     return [_inlined(message, held) if attachments_of(message) else message for message in messages]
 
 
+def attachment_label(attachment: Attachment) -> str:
+    """The text part that names a file before its bytes, for the model: `[Attached file: orders.csv (text/csv, 68 bytes)]`."""
+    return f"[Attached file: {attachment.name} ({attachment.mime_type}, {size_text(attachment.size)})]"
+
+
+def labelled_file(text: str) -> tuple[str, str] | None:
+    """The (name, media type) a label from attachment_label() names; None for any other text."""
+    match = _LABEL.match(text)
+    return (match["name"], match["mime"]) if match else None
+
+
 def _inlined(message: Message, held: dict[str, bytes]) -> Message:
     parts: list[Any] = []
     for part in message.content:  # type: ignore[union-attr]
@@ -185,7 +198,7 @@ def _inlined(message: Message, held: dict[str, bytes]) -> Message:
         if data is None:
             parts.append(TextPart(text=f"[Attached file {attachment.name} ({attachment.mime_type}) is no longer available.]"))
             continue
-        label = f"[Attached file: {attachment.name} ({attachment.mime_type}, {size_text(attachment.size)})]"
+        label = attachment_label(attachment)
         source = DataSource(value=base64.b64encode(data).decode("ascii"), mime_type=attachment.mime_type)
         parts += [TextPart(text=label), type(part)(source=source, metadata={"filename": attachment.name})]
     return message.model_copy(update={"content": parts})

@@ -1,24 +1,25 @@
 """What the demo model says of the files a person attached: each file's kind and size, a CSV's name and rows.
 
-A model receives an attachment as pydantic-ai's BinaryContent (the bytes and their media type), after a text part
-that names the file (`[Attached file: orders.csv (text/csv, 97 bytes)]`, see core._attachments). The demo model
-answers with what it received, so that a person, and a test, sees that the bytes arrived:
-"I got a PNG image of 34 KB." or "I got a CSV file, orders.csv, 3 rows."
+A model receives an image or a PDF as pydantic-ai's BinaryContent (the bytes and their media type), after a text
+part that names the file (`[Attached file: orders.csv (text/csv, 68 bytes)]`, see core._attachments); a text file as
+its text, between markers that name it (see _text_files). The demo model answers with what it received, so that a
+person, and a test, sees that the bytes arrived: "I got a PNG image of 34 KB." or "I got a CSV file, orders.csv,
+3 rows."
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic_ai.messages import BinaryContent, ModelMessage, ModelRequest, UserPromptPart
 
 from ..core import size_text
+from ..core._attachments import labelled_file
+from ._text_files import read_file_text
 
-_LABEL = re.compile(r"^\[Attached file: (?P<name>.+) \((?P<mime>[^,()]+), [^()]+\)\]$")
 _KINDS = {"application/pdf": "PDF document", "application/json": "JSON file", "text/markdown": "Markdown file"}
 
 
@@ -30,35 +31,39 @@ def attachments_said(messages: list[ModelMessage]) -> str | None:
     prompt = next((part for part in reversed(last.parts) if isinstance(part, UserPromptPart)), None)
     if prompt is None or isinstance(prompt.content, str):
         return None
-    said = [_described(file, name) for file, name in _files(prompt.content)]
+    said = [_described(*file) for file in _files(prompt.content)]
     return " ".join(said) if said else None
 
 
 def prompt_words(content: str | Sequence[Any]) -> str:
-    """The words of a person's message, without the labels that name their files."""
+    """The words of a person's message, without the files and the labels that name them."""
     if isinstance(content, str):
         return content
-    return " ".join(part for part in content if isinstance(part, str) and not _LABEL.match(part))
+    words = [part for part in content if isinstance(part, str) and not labelled_file(part) and not read_file_text(part)]
+    return " ".join(words)
 
 
-def _files(content: Sequence[Any]) -> list[tuple[BinaryContent, str]]:
-    """Each file with the name its label gave it ("" when it came without one)."""
+def _files(content: Sequence[Any]) -> list[tuple[str, bytes, str]]:
+    """Each file as (media type, bytes, name): the name its label gave it ("" when it came without one)."""
     files, name = [], ""
     for part in content:
-        if isinstance(part, str):
-            match = _LABEL.match(part)
-            name = match["name"] if match else ""
-        elif isinstance(part, BinaryContent):
-            files.append((part, name))
+        if isinstance(part, BinaryContent):
+            files.append((part.media_type, part.data, name))
             name = ""
+        elif isinstance(part, str) and (as_text := read_file_text(part)) is not None:
+            file_name, media_type, text = as_text
+            files.append((media_type, text.encode(), file_name))
+            name = ""
+        elif isinstance(part, str):
+            named = labelled_file(part)
+            name = named[0] if named else ""
     return files
 
 
-def _described(file: BinaryContent, name: str) -> str:
-    size = size_text(len(file.data))
-    media_type = file.media_type
+def _described(media_type: str, data: bytes, name: str) -> str:
+    size = size_text(len(data))
     if media_type == "text/csv":
-        return f"I got a CSV file, {name or 'without a name'}, {_rows(file.data)}."
+        return f"I got a CSV file, {name or 'without a name'}, {_rows(data)}."
     if media_type.startswith("image/"):
         kind = media_type.partition("/")[2].split("+")[0].upper()
         return f"I got a {kind} image of {size}."
