@@ -151,7 +151,7 @@ class CopilotState(rx.State):
             thread, conversation = await self._current_or_stored(owner)
             question = _question_for_composer(thread, conversation)
         attachments = await attached(owner, files, thread.id)
-        if question is not None and text:
+        if question is not None and not attachments:  # with files it is a message, said instead of an answer
             async for event in self._decide(*question, Answer(text)):
                 yield event
             return

@@ -60,6 +60,7 @@ def test_an_uploaded_image_is_read_back_by_its_owner(served):
     assert back.content == image
     assert back.headers["content-type"] == "image/png"
     assert back.headers["x-content-type-options"] == "nosniff"
+    assert back.headers["referrer-policy"] == "no-referrer"
 
 
 def test_another_owner_gets_nothing_even_with_the_files_id(served):
