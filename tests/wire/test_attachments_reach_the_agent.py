@@ -107,3 +107,15 @@ def test_the_demo_model_reads_a_csv_without_its_header():
         ]
     )
     assert attachments_said([request]) == "I got a CSV file, a.csv, 1 row."
+
+
+async def test_after_a_run_the_thread_still_holds_references_only(peer: Peer):
+    image = png()
+    attachments, attachment_bytes = kept({"a1": ("chart.png", "image/png", image)})
+    agent = builtin_agent(demo_model(0), tools=demo_backend_tools(0), state_type=ReportState)
+    for each in (peer.agent(), agent):
+        thread = Thread()
+        await asyncio.wait_for(RunLoop(each, attachment_bytes=attachment_bytes).send(thread, "look", attachments=attachments), 20)
+        kept_json = json.dumps(thread.to_json())
+        assert base64.b64encode(image).decode()[:200] not in kept_json
+        assert attachments_of(thread.messages[0]) == list(attachments)
