@@ -194,3 +194,24 @@ def test_the_paperclip_picks_files_and_a_files_name_is_only_text(ready: Page, tm
     chip = copilot(page).locator(".cui-sent-file")
     expect(chip.locator(".cui-attach-name")).to_have_text(named.name)
     expect(copilot(page).locator('[data-kind="user"] img')).to_have_count(0)  # the name made no element
+
+
+def test_sending_while_a_file_is_still_uploading_waits_for_it(ready: Page):
+    page = ready
+    held = []
+    page.route("**/copilot/attachments?*", lambda route: held.append(route))  # the upload waits until let go
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+    expect(page.locator(".cui-attach-file")).to_have_attribute("data-uploading", "true")
+    box = page.get_by_role("textbox", name="Ask the copilot")
+    box.fill("sum these up")
+    box.press("Enter")
+
+    expect(page.locator(".cui-composer").get_by_role("alert")).to_have_text("Wait for the files to finish uploading, then send.")
+    expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)
+    expect(box).to_have_value("sum these up")
+
+    held[0].continue_()
+    attached(page, "orders.csv")
+    box.press("Enter")
+    idle(page)
+    expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
