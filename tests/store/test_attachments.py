@@ -92,3 +92,11 @@ def test_the_bytes_a_conversation_holds_count_its_files_and_the_unsent_ones(stor
 
     assert store.held_bytes("alice", thread.id) == 500
     assert store.held_bytes("alice", "another") == 200
+
+
+def test_a_conversation_begun_with_files_only_is_named_after_them(store: SQLThreadStore):
+    thread = Thread(store.create("alice", agent="default").id)
+    uploaded = [store.add_attachment("alice", name, "image/png", png()) for name in ("before.png", "after.png")]
+    thread.add_user_message("", attachments=store.attach("alice", [file.id for file in uploaded], thread.id))
+
+    assert store.save("alice", thread).title == "before.png, after.png"
