@@ -7,6 +7,7 @@ paperclip shows once the app serves the attachment endpoint (`cui.attachment_end
 from __future__ import annotations
 
 import reflex as rx
+from reflex.event import no_args_event_spec
 
 from ..core import AttachmentRules
 from ..state import CopilotState, copilot
@@ -27,6 +28,7 @@ class CuiAttach(rx.Component):
     accept: rx.Var[str]
     max_file_bytes: rx.Var[int]
     max_files: rx.Var[int]
+    on_renew: rx.EventHandler[no_args_event_spec]  # the tab has no grant (a first load, or its state was lost)
 
 
 class CuiFiles(rx.Component):
@@ -52,7 +54,7 @@ def composer_files() -> rx.Component:
         accept=rules.accept_attribute(),
         max_file_bytes=rules.max_file_bytes,
         max_files=rules.max_files,
-        on_mount=AttachmentsState.start,
+        on_renew=AttachmentsState.start,
     )
 
 

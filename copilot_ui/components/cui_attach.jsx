@@ -60,13 +60,18 @@ const PaperclipIcon = () => (
   </svg>
 );
 
-export function CuiAttach({ path = "", grant = "", thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5 }) {
+export function CuiAttach({ path = "", grant = "", thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5, onRenew }) {
   const [files, setFiles] = useState([]); // {key, name, size, image, id?, uploading}
   const [refused, setRefused] = useState([]);
   const anchor = useRef(null);
   const picker = useRef(null);
   const latest = useRef({ files, path, grant, thread });
   latest.current = { files, path, grant, thread };
+
+  // No grant: the page just loaded, or the server lost the tab's state (a restart) and the tab reconnected.
+  useEffect(() => {
+    if (!grant && onRenew) onRenew();
+  }, [grant]);
 
   const take = useCallback(
     (chosen) => {

@@ -215,3 +215,22 @@ def test_sending_while_a_file_is_still_uploading_waits_for_it(ready: Page):
     box.press("Enter")
     idle(page)
     expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
+
+
+def test_after_a_restart_the_tab_still_takes_and_shows_files(ready: Page, tabs, demo_server):
+    page = ready
+    tabs.allowed.append(lambda text: "ERR_CONNECTION_REFUSED" in text or "ERR_CONNECTION_RESET" in text)
+    page.evaluate(PASTE, ["#cui-message", [encoded("screenshot.png", "image/png", png())]])
+    attached(page, "screenshot.png")
+    ask(page, "what is this?")
+    idle(page)
+
+    demo_server.restart()  # Reflex's state is gone; the tab reconnects without a reload
+
+    expect(page.get_by_text("Reconnecting…")).to_have_count(0, timeout=TURN_TIMEOUT)
+    image_shown(page, "screenshot.png")
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+    attached(page, "orders.csv")
+    ask(page, "and this?")
+    idle(page)
+    expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
