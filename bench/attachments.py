@@ -65,7 +65,7 @@ def transfer_times(url: str, size: int) -> tuple[float, float]:
             uploads.append(time.perf_counter() - started)
             answer.raise_for_status()
             started = time.perf_counter()
-            back = client.get(f"{url}/{answer.json()['id']}", params={"grant": grant})
+            back = client.get(f"{url}/{answer.json()['id']}", params={"grant": grant_for("bench", "read")})
             downloads.append(time.perf_counter() - started)
             assert back.content == data
     return statistics.median(uploads), statistics.median(downloads)

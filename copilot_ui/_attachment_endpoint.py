@@ -7,13 +7,14 @@ websocket (a state change is resent whole, and a background event would hold the
 
     POST   /copilot/attachments?grant=…&thread=…   the file's bytes as the body; X-File-Name: its name (URI-encoded)
                                                   → {"id", "name", "size", "image"} or 4xx {"error": the reason}
-    GET    /copilot/attachments/<id>?grant=…      the file, for its owner only
+    GET    /copilot/attachments/<id>?grant=…      the file, for its owner only (a read grant)
     DELETE /copilot/attachments/<id>?grant=…      forget a file not sent yet (the person removed it)
 
-Every request brings the tab's grant (see state._attachment_grants): a file is its owner's, and nobody else's grant
-reads, attaches or deletes it. A file comes back as data, never as a page: `nosniff`, `Content-Security-Policy:
-sandbox` (an SVG opened by its URL runs no script), and every type but images downloads (`Content-Disposition:
-attachment`); the copilot shows images with <img>, which runs no script either.
+Every request brings one of the tab's grants (see state._attachment_grants): a read grant to read, a write grant
+to upload or remove. A file is its owner's, and nobody else's grant reads, attaches or deletes it. A file comes
+back as data, never as a page: `nosniff`, `Content-Security-Policy: sandbox` (an SVG opened by its URL runs no
+script), and every type but images downloads (`Content-Disposition: attachment`); the copilot shows images with
+<img>, which runs no script either.
 
 Why not Reflex's own upload (`rx.upload`): it takes files from its drop zone only (the composer takes them from a
 paste and from a drop anywhere on the panel too), runs its handler as an event of the tab's state, and serves every
@@ -65,8 +66,8 @@ class _Attachments:
         from .state._attachment_grants import owner_of
 
         query = {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode()).items()}
-        owner = owner_of(query.get("grant", ""))
         method = scope["method"]
+        owner = owner_of(query.get("grant", ""), "read" if method in ("GET", "HEAD") else "write")
         if owner is None:
             await _json(send, 403, {"error": "This page may no longer attach or show files: reload it."})
         elif where == self.path and method == "POST":

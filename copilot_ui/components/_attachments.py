@@ -24,6 +24,7 @@ class CuiAttach(rx.Component):
 
     path: rx.Var[str]
     grant: rx.Var[str]
+    read_grant: rx.Var[str]
     thread: rx.Var[str]
     accept: rx.Var[str]
     max_file_bytes: rx.Var[int]
@@ -50,6 +51,7 @@ def composer_files() -> rx.Component:
     return CuiAttach.create(
         path=AttachmentsState.path,
         grant=AttachmentsState.grant,
+        read_grant=AttachmentsState.read_grant,
         thread=CopilotState.thread_id,
         accept=rules.accept_attribute(),
         max_file_bytes=rules.max_file_bytes,
@@ -62,5 +64,5 @@ def message_files(item: rx.Var) -> rx.Component:
     """The files of a person's message item (its "f" field), if it has some."""
     return rx.cond(
         item["f"],
-        CuiFiles.create(files=item["f"].to(list), path=AttachmentsState.path, grant=AttachmentsState.grant),
+        CuiFiles.create(files=item["f"].to(list), path=AttachmentsState.path, grant=AttachmentsState.read_grant),
     )

@@ -60,7 +60,9 @@ const PaperclipIcon = () => (
   </svg>
 );
 
-export function CuiAttach({ path = "", grant = "", thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5, onRenew }) {
+export function CuiAttach({
+  path = "", grant = "", readGrant = "", thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5, onRenew,
+}) {
   const [files, setFiles] = useState([]); // {key, name, size, image, id?, uploading}
   const [refused, setRefused] = useState([]);
   const anchor = useRef(null);
@@ -192,7 +194,7 @@ export function CuiAttach({ path = "", grant = "", thread = "", accept = "", max
             <ul className="cui-attach-files" aria-label="Attached files">
               {files.map((file) => (
                 <li key={file.key} className="cui-attach-file" data-uploading={file.uploading ? "true" : "false"}>
-                  {file.image && file.id ? <img src={fileURL(path, file.id, grant)} alt={file.name} /> : null}
+                  {file.image && file.id && readGrant ? <img src={fileURL(path, file.id, readGrant)} alt={file.name} /> : null}
                   <span className="cui-attach-name">{file.name}</span>
                   <span className="cui-attach-size">{file.uploading ? "Uploading…" : sizeText(file.size)}</span>
                   <button type="button" className="cui-attach-remove" aria-label={`Remove ${file.name}`}

@@ -21,7 +21,8 @@ class AttachmentsState(rx.State):
     """What the tab needs to upload and show files: where, and its grant (empty: the composer takes no files)."""
 
     path: str = ""
-    grant: str = ""
+    grant: str = ""  # uploads and removes the owner's files
+    read_grant: str = ""  # reads them (in the URL of each file shown)
 
     @rx.event
     async def start(self) -> None:
@@ -29,6 +30,7 @@ class AttachmentsState(rx.State):
         path = _SERVED["path"] if copilot.attachments is not None else ""
         owner = await (await self.get_state(CopilotState))._owner() if path else ""
         self.path, self.grant = path, grant_for(owner) if path else ""
+        self.read_grant = grant_for(owner, "read") if path else ""
 
 
 def serve_attachments_at(path: str) -> None:

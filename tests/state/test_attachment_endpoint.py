@@ -55,7 +55,7 @@ def test_an_uploaded_image_is_read_back_by_its_owner(served):
 
     assert answer.status_code == 200
     assert answer.json() | {"id": "x"} == {"id": "x", "name": "chart.png", "size": len(image), "image": True}
-    back = httpx.get(f"{url}/{answer.json()['id']}", params={"grant": alice})
+    back = httpx.get(f"{url}/{answer.json()['id']}", params={"grant": grant_for("alice", "read")})
     assert back.status_code == 200
     assert back.content == image
     assert back.headers["content-type"] == "image/png"
@@ -68,11 +68,22 @@ def test_another_owner_gets_nothing_even_with_the_files_id(served):
     answer = upload(url, grant_for("alice"), "orders.csv", ORDERS_CSV, "text/csv")
     file_url = f"{url}/{answer.json()['id']}"
 
-    assert httpx.get(file_url, params={"grant": grant_for("mallory")}).status_code == 404
+    assert httpx.get(file_url, params={"grant": grant_for("mallory", "read")}).status_code == 404
     assert httpx.get(file_url).status_code == 403
-    assert httpx.get(file_url, params={"grant": grant_for("alice", now=0)}).status_code == 403  # expired
+    assert httpx.get(file_url, params={"grant": grant_for("alice", "read", now=0)}).status_code == 403  # expired
     assert httpx.delete(file_url, params={"grant": grant_for("mallory")}).status_code == 404
-    assert httpx.get(file_url, params={"grant": grant_for("alice")}).content == ORDERS_CSV
+    assert httpx.get(file_url, params={"grant": grant_for("alice", "read")}).content == ORDERS_CSV
+
+
+def test_the_read_grant_in_a_files_url_neither_uploads_nor_removes(served):
+    url, store = served
+    file_id = upload(url, grant_for("alice"), "a.txt", b"hello", "text/plain").json()["id"]
+    shown = grant_for("alice", "read")  # as in the URL of a file the tab shows
+
+    assert upload(url, shown, "b.txt", b"more").status_code == 403
+    assert httpx.delete(f"{url}/{file_id}", params={"grant": shown}).status_code == 403
+    assert httpx.get(f"{url}/{file_id}", params={"grant": grant_for("alice")}).status_code == 403  # a write grant reads not
+    assert store.attachment("alice", file_id) is not None
 
 
 def test_a_grant_cannot_be_made_up(served):
@@ -110,7 +121,7 @@ def test_an_svg_is_served_as_an_image_that_runs_no_script(served):
     alice = grant_for("alice")
     answer = upload(url, alice, "logo.svg", SVG, "image/svg+xml")
 
-    back = httpx.get(f"{url}/{answer.json()['id']}", params={"grant": alice})
+    back = httpx.get(f"{url}/{answer.json()['id']}", params={"grant": grant_for("alice", "read")})
 
     assert back.headers["content-type"] == "image/svg+xml"
     assert back.headers["content-security-policy"].startswith("sandbox;")
@@ -123,7 +134,7 @@ def test_a_document_downloads_rather_than_opens(served):
     alice = grant_for("alice")
     answer = upload(url, alice, "notes.md", b"# hi", "")
 
-    back = httpx.get(f"{url}/{answer.json()['id']}", params={"grant": alice})
+    back = httpx.get(f"{url}/{answer.json()['id']}", params={"grant": grant_for("alice", "read")})
 
     assert back.headers["content-type"] == "text/markdown"
     assert back.headers["content-disposition"] == "attachment; filename*=UTF-8''notes.md"
