@@ -17,6 +17,7 @@ BENCHMARKS = [
     "bench.open_thread",
     "bench.reveal_text",
     "bench.mcp_turns",
+    "bench.attachments",
     "bench.load",
     "bench.closed_sessions",
     "bench.testing_kit",

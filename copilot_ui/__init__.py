@@ -49,6 +49,8 @@ _PUBLIC = {
     "text": "copilot_ui.components",
     "content_security_policy": "copilot_ui._csp",
     "agent_endpoint": "copilot_ui._agent_endpoint",
+    "attachment_endpoint": "copilot_ui._attachment_endpoint",
+    "AttachmentRules": "copilot_ui.core",
     "color_mode_from": "copilot_ui.components",
     # what a tool and a hook use (the loop itself, its thread and its toolbox are in copilot_ui.core)
     "ToolContext": "copilot_ui.core",

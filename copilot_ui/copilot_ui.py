@@ -479,7 +479,8 @@ for extra in filter(None, (name.strip() for name in os.environ.get("COPILOT_EXTR
 # The connection's state shows in the copilot's header; Reflex's own toasts go to the top, off the message box.
 # The built-in agent is served over AG-UI at /copilot/agui once COPILOT_AGENT_ENDPOINT_TOKEN is set (README).
 app = rx.App(
-    api_transformer=[cui.content_security_policy(), cui.agent_endpoint()], toaster=rx.toast.provider(position="top-center")
+    api_transformer=[cui.content_security_policy(), cui.agent_endpoint(), cui.attachment_endpoint()],
+    toaster=rx.toast.provider(position="top-center"),
 )
 app.add_page(index, title="Acme sales · copilot_ui demo", on_load=DashboardState.load)
 app.add_page(with_popup, route="/popup", title="Acme sales · the copilot in a popup", on_load=DashboardState.load)

@@ -7,6 +7,7 @@ import reflex as rx
 
 from ..state import CopilotState, LiveState
 from ..state.view import COMPOSER_INPUT_ID
+from ._attachments import composer_files
 from ._layout import CuiRecall
 from ._looks import icon, words
 
@@ -16,6 +17,7 @@ def composer(agent: str = "default") -> rx.Component:
     said = words()
     return rx.el.form(
         rx.el.input(type="hidden", name="agent", value=agent),
+        composer_files(),
         rx.el.textarea(
             id=COMPOSER_INPUT_ID,
             name="message",

@@ -14,6 +14,7 @@ import reflex as rx
 from ..state import CopilotState, LiveState
 from ..state.declarations import Labels
 from ._activity import activity_card
+from ._attachments import message_files
 from ._layout import CuiActions
 from ._looks import icon, look, words
 from ._message_view import MessageView
@@ -82,6 +83,7 @@ def _user(item: rx.Var) -> rx.Component:
         rx.el.div(
             own(MessageView(item, "user")) if own is not None else text(item_id, markdown=False),
             rx.cond(item["q"], rx.el.span(said.queued, class_name="cui-queued")),
+            message_files(item),
             class_name="cui-user cui-own" if own is not None else "cui-user",
             data_kind="user",
             data_queued=rx.cond(item["q"], "true", "false"),

@@ -3,6 +3,7 @@
 What an app or an integrator uses is named here; the loop's phases stay in their modules.
 """
 
+from ._attachments import Attachment, AttachmentBytes, AttachmentRules, attachments_of, size_text
 from ._awaiting import Awaiting, call_digest
 from ._calls import parse_arguments
 from ._claims import Claim, Claims, ThreadBusy, claims
@@ -47,6 +48,9 @@ __all__ = [
     "Answer",
     "Approve",
     "ArgumentsInvalid",
+    "Attachment",
+    "AttachmentBytes",
+    "AttachmentRules",
     "Awaiting",
     "AwaitingPerson",
     "Block",
@@ -89,11 +93,13 @@ __all__ = [
     "TurnOutcome",
     "TurnStarted",
     "UserMessageAdded",
+    "attachments_of",
     "call_digest",
     "claims",
     "decision_from_json",
     "decision_json",
     "parse_arguments",
     "result_text",
+    "size_text",
     "tool_from_function",
 ]

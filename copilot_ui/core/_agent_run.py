@@ -19,6 +19,7 @@ from ag_ui.core import BaseEvent, RunAgentInput
 
 from ..agents import AgentAborted, AgentError
 from ..protocol import EventPipeline, ProtocolError, new_id
+from ._attachments import with_attachment_bytes
 from ._calls import describe_error
 from ._closing import answer_open_calls
 from ._events import AgentEventReceived, AgentRunFinished, AgentRunStarted, ErrorOccurred, UserMessageAdded
@@ -68,7 +69,7 @@ async def deliver_queued(drive: Drive) -> None:
     thread = drive.thread
     queued, thread.queued = thread.queued, []
     for message in queued:
-        thread.add_user_message(message.text, message.id)
+        thread.add_user_message(message.text, message.id, message.attachments)
         await drive.emit(UserMessageAdded(message.id, message.text, queued=True))
     thread.start_turn()
 
@@ -93,7 +94,9 @@ async def _build_input(drive: Drive) -> RunAgentInput:
     return RunAgentInput(
         thread_id=thread.id,
         run_id=new_id("run-"),
-        messages=[message for message in thread.messages if message.role != "activity"],
+        messages=await with_attachment_bytes(
+            [message for message in thread.messages if message.role != "activity"], loop.attachment_bytes
+        ),
         tools=loop.toolbox.ag_ui_tools(loop.agent.agent_id, loop.session),
         context=list(context),
         state=thread.state,

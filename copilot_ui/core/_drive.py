@@ -106,7 +106,7 @@ class Drive:
         thread = self.thread
         if message is not None:
             await answer_open_calls(thread, self.emit, NEW_MESSAGE, "skipped")
-            thread.add_user_message(message.text, message.id)
+            thread.add_user_message(message.text, message.id, message.attachments)
             thread.start_turn()
             await self.emit(UserMessageAdded(message.id, message.text, queued=False))
         if self.press is not None:

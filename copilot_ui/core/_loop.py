@@ -25,6 +25,7 @@ from ag_ui.core import Context
 
 from ..agents import Agent
 from ..protocol import new_id
+from ._attachments import Attachment, AttachmentBytes, attachments_of
 from ._claims import Claim, ThreadBusy, claims
 from ._closing import answer_open_calls
 from ._context import Session, StateAccess
@@ -68,6 +69,7 @@ class RunLoop:
         ask_person: bool = False,
         limits: LoopLimits | None = None,
         forwarded_props: Any = None,
+        attachment_bytes: AttachmentBytes | None = None,
     ) -> None:
         self.agent = agent
         self.toolbox = toolbox if toolbox is not None else Toolbox()
@@ -80,6 +82,7 @@ class RunLoop:
         self.ask_person = ask_person
         self.limits = limits or LoopLimits()
         self.forwarded_props = forwarded_props
+        self.attachment_bytes = attachment_bytes  # where the files the person attached are read when the agent runs
         self._drive: Drive | None = None
 
     @property
@@ -88,7 +91,13 @@ class RunLoop:
         return self._drive is not None
 
     async def send(
-        self, thread: Thread, text: str, message_id: str | None = None, *, claim: Claim | None = None
+        self,
+        thread: Thread,
+        text: str,
+        message_id: str | None = None,
+        *,
+        claim: Claim | None = None,
+        attachments: tuple[Attachment, ...] = (),
     ) -> TurnOutcome | None:
         """The person writes: a new turn, driven to its outcome.
 
@@ -97,7 +106,7 @@ class RunLoop:
         TurnEnded.returned if that drive is stopped. Calls that wait for the person are answered
         "not run" (skipped): the new message is what they said instead.
         """
-        message = QueuedMessage(message_id or new_id("msg-"), text)
+        message = QueuedMessage(message_id or new_id("msg-"), text, attachments)
         if claim is None:
             while (holder := claims.holder(thread.id)) is not None:
                 if (drive := _accepting_drive(thread)) is not None:
@@ -110,7 +119,7 @@ class RunLoop:
         """A drive works on the thread and still takes messages and decisions (it is not winding down)."""
         return _accepting_drive(thread) is not None
 
-    def queue(self, thread: Thread, text: str, message_id: str | None = None) -> bool:
+    def queue(self, thread: Thread, text: str, message_id: str | None = None, attachments: tuple[Attachment, ...] = ()) -> bool:
         """Queue a message on the drive working on the thread, at once (no await); False when none takes it now.
 
         For a caller that must not wait (a click handler holding a lock): on False, send() it later.
@@ -118,7 +127,7 @@ class RunLoop:
         drive = _accepting_drive(thread)
         if drive is None:
             return False
-        drive.queue(QueuedMessage(message_id or new_id("msg-"), text))
+        drive.queue(QueuedMessage(message_id or new_id("msg-"), text, attachments))
         return True
 
     async def drive(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
@@ -192,8 +201,10 @@ class RunLoop:
         self._check_idle()
         claim, own = _held(thread, claim)
         try:
+            attachments = tuple(attachments_of(message))  # the edited message keeps its files
             thread.remove_messages_from(message_id)
-            return await self._run(thread, claim, message=QueuedMessage(new_message_id or new_id("msg-"), text))
+            edited = QueuedMessage(new_message_id or new_id("msg-"), text, attachments)
+            return await self._run(thread, claim, message=edited)
         finally:
             if own:
                 claim.release()

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ag_ui.core import Interrupt, Message, ToolMessage
+from ag_ui.core import Interrupt, Message, ToolMessage, UserMessage
 
 from .. import protocol
+from ._attachments import Attachment, user_content
 from ._awaiting import Awaiting, digest_of_call, fits, interrupt_as_shown
 from ._decisions import Decision, decision_from_json, decision_json
 
@@ -29,6 +31,7 @@ class QueuedMessage:
 
     id: str
     text: str
+    attachments: tuple[Attachment, ...] = ()  # files the person attached to it
 
 
 @dataclass
@@ -116,6 +119,14 @@ class Thread(protocol.Thread):
         """The id of the last message of the thread, if any."""
         return self._messages[-1].id if self._messages else None
 
+    def add_user_message(
+        self, content: str, message_id: str | None = None, attachments: Sequence[Attachment] = ()
+    ) -> UserMessage:
+        """Append what the person said, with the files they attached (referred to, not held: see _attachments)."""
+        message = UserMessage(id=message_id or protocol.new_id("msg-"), content=user_content(content, attachments))
+        self.add_message(message)
+        return message
+
     # Turns
 
     def start_turn(self) -> None:
@@ -159,9 +170,14 @@ class Thread(protocol.Thread):
         known = {item.name for item in dataclasses.fields(TurnBook)}
         self.turn = TurnBook(**{name: value for name, value in saved.get("turn", {}).items() if name in known})
         self.interrupts = [Interrupt.model_validate(value) for value in saved.get("interrupts", [])]
-        self.queued = [QueuedMessage(**value) for value in saved.get("queued", [])]
+        self.queued = [_queued_from_json(value) for value in saved.get("queued", [])]
 
     @classmethod
     def from_messages(cls, messages: list[Message], state: Any = None, thread_id: str | None = None) -> Thread:
         """A thread holding these messages."""
         return cls(thread_id, messages, state)
+
+
+def _queued_from_json(value: dict[str, Any]) -> QueuedMessage:
+    attachments = tuple(Attachment(**each) for each in value.get("attachments") or ())
+    return QueuedMessage(id=value["id"], text=value["text"], attachments=attachments)

@@ -22,6 +22,7 @@ from ag_ui.core import BaseEvent, RunAgentInput
 from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai import DeferredToolRequests, RunContext, Tool
+from pydantic_ai.capabilities import ProcessHistory
 from pydantic_ai.models import Model
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
@@ -36,6 +37,7 @@ from ._mcp_server import PAGE_TOOLS, McpServer
 from ._model_errors import ModelErrors, ModelProvider, host_of, provider_of
 from ._model_settings import INSTRUCTIONS, timeout_of, with_timeout
 from ._shared_state import shared_state_instructions
+from ._text_files import text_files_as_text
 
 COMPATIBLE = "openai-compatible"  # the provider name of a model reached by base URL (compatible_model)
 
@@ -90,6 +92,7 @@ def builtin_pydantic_agent(
         toolsets=toolsets,
         model_settings=with_timeout(settings),
         deps_type=StateDeps[state_type] if state_type is not None else object,
+        capabilities=[ProcessHistory(text_files_as_text)],  # a CSV a person attached reaches any model, as text
     )
     if state_type is not None:
 

@@ -38,6 +38,7 @@ from pydantic_ai.models.function import (
     FunctionModel,
 )
 
+from ._demo_attachments import attachments_said, prompt_words
 from ._demo_script import Move, ToolResult, Turn, next_move
 from ._shared_state import SHARED_STATE
 
@@ -51,7 +52,8 @@ def demo_model(word_delay: float = WORD_DELAY) -> FunctionModel:
     """A FunctionModel that streams deterministic replies and calls the demo dashboard's tools when asked."""
 
     async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls | DeltaThinkingCalls]:
-        pieces = list(_pieces(next_move(read_turn(messages, info))))
+        said = attachments_said(messages)  # the person sent files: the model says what it got
+        pieces = list(_pieces(Move(text=said) if said else next_move(read_turn(messages, info))))
         if not word_delay:  # as fast as it goes: each piece as it is
             for piece in pieces:
                 yield piece
@@ -143,7 +145,7 @@ def _request_with_prompt(messages: list[ModelMessage]) -> ModelRequest | None:
 def _prompt(request: ModelRequest | None) -> str:
     for part in reversed(request.parts if request is not None else ()):
         if isinstance(part, UserPromptPart):
-            return part.content if isinstance(part.content, str) else " ".join(map(str, part.content))
+            return prompt_words(part.content)
     return ""
 
 

@@ -16,6 +16,7 @@ drive of the tab's thread (`turns/_driving.py`), whose run loop emits into its s
 """
 
 from ._approval import ApprovalState
+from ._attachments import AttachmentsState
 from ._copilot import CopilotState
 from ._live import LiveState
 from ._tasks import TaskResult, TaskState, TaskToolCall, run_task
@@ -25,6 +26,7 @@ from .declarations import DEMO_MODEL_LABEL, ContextProvider, Copilot, Feedback, 
 __all__ = [
     "DEMO_MODEL_LABEL",
     "ApprovalState",
+    "AttachmentsState",
     "ContextProvider",
     "Copilot",
     "CopilotState",

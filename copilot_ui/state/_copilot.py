@@ -32,7 +32,7 @@ from ._closed_sessions import watch_closed_sessions
 from ._forms import form_answer
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
-from .declarations import Feedback, copilot, shared_state, tell_feedback
+from .declarations import Feedback, attached, attachment_ids, copilot, shared_state, tell_feedback
 from .sink import Shown, script_event
 from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker
 from .view import (
@@ -142,27 +142,29 @@ class CopilotState(rx.State):
     @rx.event(background=True)
     async def send(self, form: dict[str, Any]) -> AsyncIterator[Any]:
         """The person sent a message from the composer (while the agent's question waits, it is their answer)."""
-        text = str(form.get("message") or "").strip()
-        if not text:
+        text, files = str(form.get("message") or "").strip(), attachment_ids(form)
+        if not text and not files:
             return
         message_id = new_id("user-")
         async with self:
             self._older_from = -1  # sending brings the person to the end: the older items they read above are let go
-            thread, conversation = await self._current_or_stored(await self._owner())
+            owner = await self._owner()
+            thread, conversation = await self._current_or_stored(owner)
             question = _question_for_composer(thread, conversation)
-        if question is not None:
+        attachments = await attached(owner, files, thread.id)
+        if question is not None and not attachments:  # with files it is a message, said instead of an answer
             async for event in self._decide(*question, Answer(text)):
                 yield event
             return
 
         async def send_it(drive: drives.Drive) -> Any:
-            return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim)
+            return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim, attachments=attachments)
 
         def join(drive: drives.Drive) -> bool:  # a drive is under way: the message goes with its next run
-            return drive.take_message(message_id, text)  # False: it winds down; the message starts a drive of its own
+            return drive.take_message(message_id, text, attachments)  # False: it winds down; it starts a drive of its own
 
         async def elsewhere(thread: Thread, _conversation: Conversation) -> bool:
-            return await remote.queue(thread.id, message_id, text)
+            return await remote.queue(thread.id, message_id, text, attachments)
 
         asked = str(form.get("agent") or "")
         async for event in work(StateTab(self), send_it, join=join, remote_request=elsewhere, agent_id=asked):

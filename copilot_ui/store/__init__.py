@@ -1,10 +1,13 @@
 """Conversations that last: threads and their messages in SQL (a SQLite file by default). No Reflex here."""
 
+from ._attachments import AttachmentStore, MemoryAttachments
 from ._base import ANONYMOUS_OWNER, Rating, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
 from ._sql import SQLThreadStore
 
 __all__ = [
     "ANONYMOUS_OWNER",
+    "AttachmentStore",
+    "MemoryAttachments",
     "Rating",
     "SQLThreadStore",
     "StoredThread",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Self
 
-from ..core import Thread
+from ..core import Thread, attachments_of
 
 NEW_TITLE = "New conversation"
 TITLE_LENGTH = 80
@@ -153,10 +153,11 @@ def one_line(text: str) -> str:
 
 
 def automatic_title(thread: Thread) -> str:
-    """The first user message, on one line and at most TITLE_LENGTH characters; NEW_TITLE before there is one."""
+    """The first user message, on one line and at most TITLE_LENGTH characters (the names of its files when it has
+    no words); NEW_TITLE before there is one."""
     for message in thread.messages:
         if message.role == "user":
-            text = one_line(text_of(message.content))
+            text = one_line(text_of(message.content)) or one_line(", ".join(file.name for file in attachments_of(message)))
             if text:
                 return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
     return NEW_TITLE

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).with_name("_migrations")
 # The newest revisions in _migrations/versions (a test checks): more than one where revisions were added side by side
 # from the same parent (each adds what it adds; Alembic runs them all, in either order).
-HEADS = frozenset({"0003_feedback"})
+HEADS = frozenset({"0003", "0003_feedback"})
 _LOCK_KEY = zlib.crc32(b"copilot_ui.store migrations")  # any number the app's own locks are unlikely to use
 
 

@@ -74,5 +74,23 @@ messages = Table(
     Index(None, "thread_pk", "position"),
 )
 
+# Files people attached to their messages (0003): the bytes, kept apart from the messages that refer to them.
+attachments = Table(
+    "copilot_attachments",
+    metadata,
+    Column("pk", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("id", String(ID_LENGTH), nullable=False),  # random: what a message's part refers to
+    Column("owner", String(ID_LENGTH), nullable=False),
+    Column("thread_id", String(ID_LENGTH), nullable=True),  # NULL: uploaded, not sent yet
+    Column("name", Text, nullable=False),
+    Column("mime_type", String(ID_LENGTH), nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("id"),
+    Index(None, "owner", "thread_id"),
+    Index(None, "created_at"),
+)
+
 # Alembic's own table, kept by Alembic and not part of `metadata`: read to skip a run with nothing to do.
 version_table = Table(VERSION_TABLE, MetaData(), Column("version_num", String(32), primary_key=True))

@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core import Thread
 from ..protocol import new_id
+from ._attachments import SQLAttachments, delete_thread_attachments, move_attachments
 from ._base import NEW_TITLE, Rating, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary, one_line
 from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, row_keys, snapshot
 from ._engine import WRITE, database_url, in_memory, store_engine
@@ -51,7 +52,7 @@ _SUMMARY = (
 _DELETE_CHUNK = 500  # keys per DELETE ... IN (...): below every database's limit on parameters
 
 
-class SQLThreadStore(ThreadStore):
+class SQLThreadStore(SQLAttachments, ThreadStore):
     """Threads in a SQL database, created or migrated to the newest schema when the store opens.
 
     `SQLThreadStore("threads.db")` keeps them in a SQLite file (created with its folder);
@@ -59,6 +60,7 @@ class SQLThreadStore(ThreadStore):
     URL works. With no argument: the URL in COPILOT_STORE_URL, else .copilot/threads.db in the app's folder.
     `engine_options` go to sqlalchemy.create_engine (pool_size=..., echo=True...).
 
+    It keeps the files people attach to their messages too (see _attachments), deleted with their conversation.
     Safe to share between threads: connections are pooled and each operation is one transaction.
     From asyncio code: `await asyncio.to_thread(store.save, owner, thread)`.
     """
@@ -219,10 +221,10 @@ class SQLThreadStore(ThreadStore):
         if from_owner == to_owner:
             return 0
         taken = select(threads.c.id).where(threads.c.owner == to_owner).scalar_subquery()
+        movable = (threads.c.owner == from_owner, threads.c.id.not_in(taken))
         with self._transaction(write=True) as db:
-            moved = db.execute(
-                update(threads).where(threads.c.owner == from_owner, threads.c.id.not_in(taken)).values(owner=to_owner)
-            )
+            move_attachments(db, from_owner, to_owner, list(db.scalars(select(threads.c.id).where(*movable))))
+            moved = db.execute(update(threads).where(*movable).values(owner=to_owner))
         return moved.rowcount
 
     def close(self) -> None:
@@ -330,6 +332,7 @@ def _written_after(before: Written, now: Snapshot, revision: int) -> Written:
 def _delete_threads(db: Connection, pks: list[int]) -> None:
     """Forget these threads with their messages (explicitly: a database without foreign keys on keeps no orphans)."""
     if pks:
+        delete_thread_attachments(db, db.execute(select(threads.c.owner, threads.c.id).where(threads.c.pk.in_(pks))).all())
         db.execute(delete(messages).where(messages.c.thread_pk.in_(pks)))
         db.execute(delete(threads).where(threads.c.pk.in_(pks)))
 

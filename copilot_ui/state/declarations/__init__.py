@@ -2,6 +2,7 @@
 look, context, hooks, the Reflex states shared with agents, and browser tools' handlers. It imports no other layer."""
 
 from ._agent_states import SharedState, SharedStates, shared_state
+from ._attachments import attached, attachment_bytes_for, attachment_ids, attachment_store
 from ._browser import BrowserPage, BrowserToolError, current_page
 from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, ToolUI, copilot
 from ._feedback import Feedback, FeedbackHook, tell_feedback
@@ -23,6 +24,10 @@ __all__ = [
     "SharedState",
     "SharedStates",
     "ToolUI",
+    "attached",
+    "attachment_bytes_for",
+    "attachment_ids",
+    "attachment_store",
     "copilot",
     "current_page",
     "detached",

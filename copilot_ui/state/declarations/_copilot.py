@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ...agents import Agent, AgentRegistry, Scrubber, environment_secrets, scrubber_for
-from ...core import Hooks, LoopLimits, Tool, Toolbox, tool_from_function
+from ...core import AttachmentRules, Hooks, LoopLimits, Tool, Toolbox, tool_from_function
 from ...store import ThreadStore
 from ._agent_states import shared_state
 from ._browser import browser_handler
@@ -86,6 +86,7 @@ class Copilot:
         self.empty_state: Callable[..., Any] | None = None  # draws an empty conversation, given its Labels
         self.shortcut = "mod+/"  # the keys that open the copilot and put the cursor in its message box
         self.feedback_hooks: list[FeedbackHook] = []
+        self.attachments: AttachmentRules | None = AttachmentRules()  # files the composer takes (None: none)
 
     @property
     def store(self) -> ThreadStore | None:

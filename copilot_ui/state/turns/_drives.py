@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from ...core import Claim, RunLoop, Thread, claims
+from ...core import Attachment, Claim, RunLoop, Thread, claims
 from ..sink import ViewSink
 from ._keeping import Keeper
 from ._tab import Tab
@@ -30,9 +30,9 @@ class Drive:
     interrupted: bool = False  # the server went down while it ran: kept marked as cut off
     closed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
-    def take_message(self, message_id: str, text: str) -> bool:
+    def take_message(self, message_id: str, text: str, attachments: tuple[Attachment, ...] = ()) -> bool:
         """A message the person wrote during the drive: queued for its next run and shown; False when it winds down."""
-        if not self.loop.queue(self.thread, text, message_id=message_id):
+        if not self.loop.queue(self.thread, text, message_id=message_id, attachments=attachments):
             return False
         self.sink.queue_user_message(message_id, text)
         return True

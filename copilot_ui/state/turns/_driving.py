@@ -19,7 +19,7 @@ import reflex as rx
 from ag_ui.core import Context
 
 from ...core import ErrorOccurred, RunLoop, Session, Thread
-from ..declarations import SharedStates, copilot, current_page
+from ..declarations import SharedStates, attachment_bytes_for, copilot, current_page
 from ..sink import ViewSink
 from ..view import Conversation
 from . import _drives as drives
@@ -127,6 +127,7 @@ def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agen
         emit=sink.emit,
         ask_person=True,
         limits=copilot.limits,
+        attachment_bytes=attachment_bytes_for(owner),
     )
     return drives.begin(thread, loop, sink, tab, keeper)
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
 from typing import Any
 
-from ...core import Decision, Thread, decision_from_json, decision_json
+from ...core import Attachment, Decision, Thread, decision_from_json, decision_json
 from ..declarations import copilot
 from ..sink import script_event
 from ..view import handover
@@ -69,9 +70,10 @@ async def decide(thread_id: str, call_id: str, decision: Decision, digest: str) 
     return await _send(thread_id, {"kind": "decide", "call": call_id, "decision": decision_json(decision), "digest": digest})
 
 
-async def queue(thread_id: str, message_id: str, text: str) -> bool:
-    """A message the person wrote, for the thread's drive on another worker."""
-    return await _send(thread_id, {"kind": "queue", "id": message_id, "text": text})
+async def queue(thread_id: str, message_id: str, text: str, attachments: tuple[Attachment, ...] = ()) -> bool:
+    """A message the person wrote (with the files they attached), for the thread's drive on another worker."""
+    files = [dataclasses.asdict(attachment) for attachment in attachments]
+    return await _send(thread_id, {"kind": "queue", "id": message_id, "text": text, "files": files})
 
 
 async def texts(thread_id: str, tids: list[str]) -> bool:
@@ -113,7 +115,8 @@ async def _act(control: dict[str, Any]) -> None:
         decision = decision_from_json(control["decision"])
         drive.loop.decide(drive.thread, str(control["call"]), decision, str(control["digest"]))
     elif kind == "queue":
-        drive.take_message(str(control["id"]), str(control["text"]))
+        files = tuple(Attachment(**file) for file in control.get("files") or ())
+        drive.take_message(str(control["id"]), str(control["text"]), files)
     elif kind == "texts":
         script = handover(control.get("tids"), drive.thread, drive.sink.conversation, drive.sink.text_so_far, copilot.scrubber())
         if script:

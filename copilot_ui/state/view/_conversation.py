@@ -28,6 +28,7 @@ from ag_ui.core import ActivityMessage, AssistantMessage, ReasoningMessage, Tool
 
 from ...core import Thread, parse_arguments
 from ..declarations import ACTIVITY
+from ._attachments import files_field, words_of
 
 KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "activity": "v", "error": "e", "notice": "n"}
 RENDERED_FIELD_LIMIT = 4000  # characters of a result or an argument given to an app's tool renderer
@@ -187,7 +188,7 @@ class Conversation:
         awaiting = getattr(thread, "awaiting", {})
         for message in thread.messages:
             if isinstance(message, UserMessage):
-                items.append({"id": self.message_item(message.id, "user"), "k": "u"})
+                items.append({"id": self.message_item(message.id, "user"), "k": "u", **files_field(message)})
             elif isinstance(message, ReasoningMessage):
                 items.append(self._text_item(message.id, "reasoning", marks))
             elif isinstance(message, ActivityMessage):
@@ -392,4 +393,6 @@ def _text(content: Any) -> str:
         return content
     if content is None:
         return ""
+    if isinstance(content, list) and all(hasattr(part, "type") for part in content):  # parts: text and files
+        return words_of(content)
     return json.dumps(content, ensure_ascii=False, default=str)

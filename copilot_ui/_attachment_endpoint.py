@@ -1,0 +1,160 @@
+"""Where the composer's files go up and come back: the attachment endpoint, on the app's own backend.
+
+    app = rx.App(api_transformer=[cui.content_security_policy(), cui.attachment_endpoint()])
+
+Without it the composer takes no files. Each file travels in an HTTP request of its own, never through the state's
+websocket (a state change is resent whole, and a background event would hold the tab's lock for the upload):
+
+    POST   /copilot/attachments?grant=…&thread=…   the file's bytes as the body; X-File-Name: its name (URI-encoded)
+                                                  → {"id", "name", "size", "image"} or 4xx {"error": the reason}
+    GET    /copilot/attachments/<id>?grant=…      the file, for its owner only (a read grant)
+    DELETE /copilot/attachments/<id>?grant=…      forget a file not sent yet (the person removed it)
+
+Every request brings one of the tab's grants (see state._attachment_grants): a read grant to read, a write grant
+to upload or remove. A file is its owner's, and nobody else's grant reads, attaches or deletes it. A file comes
+back as data, never as a page: `nosniff`, `Content-Security-Policy: sandbox` (an SVG opened by its URL runs no
+script), and every type but images downloads (`Content-Disposition: attachment`); the copilot shows images with
+<img>, which runs no script either.
+
+Why not Reflex's own upload (`rx.upload`): it takes files from its drop zone only (the composer takes them from a
+paste and from a drop anywhere on the panel too), runs its handler as an event of the tab's state, and serves every
+uploaded file from one public folder with no check of whose it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, quote, unquote
+
+from .server._endpoint_access import ASGIApp, Receive, Scope, Send
+
+DEFAULT_PATH = "/copilot/attachments"
+_NAME_LIMIT = 255
+
+logger = logging.getLogger("copilot_ui")
+
+
+def attachment_endpoint(path: str = DEFAULT_PATH) -> Callable[[ASGIApp], ASGIApp]:
+    """An `api_transformer` for `rx.App` that lets the composer take files (see `cui.copilot.attachments` for which)."""
+    if not path.startswith("/") or path.endswith("/"):
+        raise ValueError(f"the attachment endpoint's path must start with / and not end with one, e.g. {DEFAULT_PATH!r}")
+
+    def serve_attachments(app: ASGIApp) -> ASGIApp:
+        from .state._attachments import serve_attachments_at
+
+        serve_attachments_at(path)
+        return _Attachments(path, app)
+
+    return serve_attachments
+
+
+class _Attachments:
+    """The endpoint at its path; every other request goes to the app."""
+
+    def __init__(self, path: str, app: ASGIApp) -> None:
+        self.path, self.app = path, app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        where = scope.get("path", "") if scope["type"] == "http" else None
+        if where != self.path and not (where or "").startswith(self.path + "/"):
+            await self.app(scope, receive, send)
+            return
+        from .state._attachment_grants import owner_of
+
+        query = {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode()).items()}
+        method = scope["method"]
+        owner = owner_of(query.get("grant", ""), "read" if method in ("GET", "HEAD") else "write")
+        if owner is None:
+            await _json(send, 403, {"error": "This page may no longer attach or show files: reload it."})
+        elif where == self.path and method == "POST":
+            await _upload(scope, receive, send, owner, query.get("thread", ""))
+        elif where != self.path and method in ("GET", "HEAD"):
+            await _download(send, owner, where[len(self.path) + 1 :], head=method == "HEAD")
+        elif where != self.path and method == "DELETE":
+            await _remove(send, owner, where[len(self.path) + 1 :])
+        else:
+            await _json(send, 405, {"error": "not a method of the attachment endpoint"})
+
+
+async def _upload(scope: Scope, receive: Receive, send: Send, owner: str, thread_id: str) -> None:
+    from .state.declarations import attachment_store, copilot
+
+    rules = copilot.attachments
+    if rules is None:
+        await _json(send, 404, {"error": "This copilot takes no files."})
+        return
+    headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
+    name = unquote(headers.get("x-file-name", ""))[:_NAME_LIMIT] or "file"
+    mime_type = rules.mime_type_of(name, headers.get("content-type", ""))
+    declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else 0
+    refusal = rules.refusal(name, mime_type, declared)  # the type, and a size announced over the limit: before reading
+    data = b"" if refusal else await _body(receive, rules.max_file_bytes)
+    if data is None:
+        refusal = rules.refusal(name, mime_type, rules.max_file_bytes + 1)
+    if refusal is None:
+        store = attachment_store()
+        held = await asyncio.to_thread(store.held_bytes, owner, thread_id[:_NAME_LIMIT])
+        refusal = rules.refusal(name, mime_type, len(data), held=held)
+    if refusal is not None:
+        await _json(send, 422, {"error": refusal})
+        return
+    attachment = await asyncio.to_thread(store.add_attachment, owner, name, mime_type, data)
+    await _json(send, 200, {"id": attachment.id, "name": name, "size": attachment.size, "image": attachment.is_image})
+
+
+async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -> None:
+    from .state.declarations import attachment_store
+
+    found = await asyncio.to_thread(attachment_store().attachment, owner, attachment_id)
+    if found is None:
+        await _json(send, 404, {"error": "no such file"})
+        return
+    attachment, data = found
+    disposition = "inline" if attachment.is_image else "attachment"
+    headers = [
+        (b"content-type", attachment.mime_type.encode("latin-1", "replace")),
+        (b"content-length", str(len(data)).encode()),
+        (b"content-disposition", f"{disposition}; filename*=UTF-8''{quote(attachment.name)}".encode()),
+        (b"content-security-policy", b"sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"cache-control", b"private, max-age=86400"),
+        (b"cross-origin-resource-policy", b"same-site"),
+        (b"referrer-policy", b"no-referrer"),  # the grant in this URL goes nowhere else
+    ]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if head else data})
+
+
+async def _remove(send: Send, owner: str, attachment_id: str) -> None:
+    from .state.declarations import attachment_store
+
+    removed = await asyncio.to_thread(attachment_store().remove_unsent, owner, attachment_id)
+    await _json(send, 200 if removed else 404, {"removed": removed})
+
+
+async def _body(receive: Receive, limit: int) -> bytes | None:
+    """The request's body, or None once it is longer than `limit` (the rest is not read)."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _json(send: Send, status: int, value: Any) -> None:
+    body = json.dumps(value).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers.append((b"cache-control", b"no-store"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

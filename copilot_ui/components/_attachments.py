@@ -1,0 +1,68 @@
+"""The composer's files and a sent message's files (cui_attach.jsx): paperclip, drop, paste; thumbnails and chips.
+
+Which files, and how big, is the app's choice (`cui.copilot.attachments`, an AttachmentRules; None: no files); the
+paperclip shows once the app serves the attachment endpoint (`cui.attachment_endpoint()`).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex.event import no_args_event_spec
+
+from ..core import AttachmentRules
+from ..state import CopilotState, copilot
+from ..state._attachments import AttachmentsState
+
+_RUNTIME = rx.asset("cui_attach.jsx", shared=True)
+
+
+class CuiAttach(rx.Component):
+    """In the composer's form: the paperclip, the files taken (uploaded at once), the reasons a file was refused."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiAttach"
+
+    path: rx.Var[str]
+    grant: rx.Var[str]
+    read_grant: rx.Var[str]
+    thread: rx.Var[str]
+    accept: rx.Var[str]
+    max_file_bytes: rx.Var[int]
+    max_files: rx.Var[int]
+    on_renew: rx.EventHandler[no_args_event_spec]  # the tab has no grant (a first load, or its state was lost)
+
+
+class CuiFiles(rx.Component):
+    """A sent message's files: images as thumbnails, other files as chips (name and size) that download."""
+
+    library = _RUNTIME.importable_path
+    tag = "CuiFiles"
+
+    files: rx.Var[list]
+    path: rx.Var[str]
+    grant: rx.Var[str]
+
+
+def composer_files() -> rx.Component:
+    """The composer's part for files (nothing when the app takes none)."""
+    rules: AttachmentRules | None = copilot.attachments
+    if rules is None:
+        return rx.fragment()
+    return CuiAttach.create(
+        path=AttachmentsState.path,
+        grant=AttachmentsState.grant,
+        read_grant=AttachmentsState.read_grant,
+        thread=CopilotState.thread_id,
+        accept=rules.accept_attribute(),
+        max_file_bytes=rules.max_file_bytes,
+        max_files=rules.max_files,
+        on_renew=AttachmentsState.start,
+    )
+
+
+def message_files(item: rx.Var) -> rx.Component:
+    """The files of a person's message item (its "f" field), if it has some."""
+    return rx.cond(
+        item["f"],
+        CuiFiles.create(files=item["f"].to(list), path=AttachmentsState.path, grant=AttachmentsState.read_grant),
+    )

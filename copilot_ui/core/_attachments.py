@@ -1,0 +1,219 @@
+"""Files a person attaches to a message: what is accepted, how the thread refers to them, how the agent gets them.
+
+The thread never holds an attachment's bytes (it lives in the tab's state and in the store's message rows): a user
+message holds one AG-UI media part per file (ImagePart for images, DocumentPart for the rest), whose source is a
+reference, `copilot-attachment:<id>`, and whose metadata names the file. Only when the agent runs are the references
+replaced by the bytes (DataSource, base64), each after a text part that names the file: a model reads a file's name,
+type and size from that text, since AG-UI 1.0's parts carry no file name and pydantic-ai passes only the bytes and
+their media type on (BinaryContent).
+
+AG-UI 1.0 retired the `{"type": "binary"}` part (BinaryInputContent): its binary input content is these media parts
+with a data source, which pydantic-ai's AG-UI adapter turns into BinaryContent for the model.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import KW_ONLY, dataclass
+from typing import Any
+
+from ag_ui.core import DataSource, DocumentPart, ImagePart, Message, TextPart, UrlSource, UserMessage
+
+REFERENCE = "copilot-attachment:"  # the source of a media part whose bytes the copilot keeps
+MB = 1_000_000
+_LABEL = re.compile(r"^\[Attached file: (?P<name>.+) \((?P<mime>[^,()]+), [^()]+\)\]$")
+
+# What an app accepts unless it says otherwise: images, PDF and plain data files.
+DEFAULT_TYPES = (
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "application/pdf",
+    "text/csv",
+    "text/plain",
+    "text/markdown",
+    "application/json",
+)
+# A file's type is read from its name's extension first: browsers disagree on .csv and .md (or give none).
+TYPES_BY_EXTENSION = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+    "svg": "image/svg+xml",
+    "pdf": "application/pdf",
+    "csv": "text/csv",
+    "txt": "text/plain",
+    "md": "text/markdown",
+    "markdown": "text/markdown",
+    "json": "application/json",
+}
+
+AttachmentBytes = Callable[[list[str]], Awaitable[dict[str, bytes]]]
+"""Gives the bytes of the attachments named (by id) that it holds: how the loop reaches them when the agent runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file attached to a person's message: its id (where its bytes are kept), name, media type and size."""
+
+    id: str
+    name: str
+    mime_type: str
+    size: int
+
+    @property
+    def is_image(self) -> bool:
+        """Shown as a thumbnail (an SVG too: drawn by <img>, where it runs no script)."""
+        return self.mime_type.startswith("image/")
+
+
+@dataclass(frozen=True)
+class AttachmentRules:
+    """What the composer accepts: media types (`image/*` takes every image), and sizes.
+
+    The defaults: PNG, JPEG, GIF and WebP images, PDF, CSV, text, Markdown and JSON files; 10 MB a file, 5 files a
+    message, 50 MB of files in one conversation.
+    """
+
+    _: KW_ONLY
+    types: tuple[str, ...] = DEFAULT_TYPES
+    max_file_bytes: int = 10 * MB
+    max_files: int = 5
+    max_conversation_bytes: int = 50 * MB
+
+    def mime_type_of(self, name: str, given: str = "") -> str:
+        """A file's media type: by its name's extension when known, else the one the browser gave."""
+        extension = name.rpartition(".")[2].lower() if "." in name else ""
+        return TYPES_BY_EXTENSION.get(extension) or (given or "").split(";")[0].strip().lower() or "application/octet-stream"
+
+    def accepts(self, mime_type: str) -> bool:
+        """Whether files of this media type may be attached."""
+        family = mime_type.partition("/")[0] + "/*"
+        return mime_type in self.types or family in self.types
+
+    def refusal(self, name: str, mime_type: str, size: int, *, held: int = 0, count: int = 0) -> str | None:
+        """Why this file is refused, in words for the person; None when it is accepted. `held`: bytes the conversation
+        holds already; `count`: files already attached to the message being written."""
+        shown = shown_name(name)
+        if not self.accepts(mime_type):
+            return f"{shown}: this type of file is not accepted"
+        if size > self.max_file_bytes:
+            return f"{shown} is {size_text(size)}; the limit is {size_text(self.max_file_bytes)}"
+        if count >= self.max_files:
+            return f"{shown}: a message takes at most {self.max_files} files"
+        if held + size > self.max_conversation_bytes:
+            limit = size_text(self.max_conversation_bytes)
+            return f"{shown}: this conversation holds {size_text(held)} of files; the limit is {limit}"
+        return None
+
+    def accept_attribute(self) -> str:
+        """The `accept` of the file picker: the types and their extensions."""
+        extensions = [f".{ext}" for ext, mime in TYPES_BY_EXTENSION.items() if self.accepts(mime)]
+        return ",".join([*self.types, *extensions])
+
+
+def size_text(size: int) -> str:
+    """A size as people read it: 34 KB, 12.4 MB (decimal units, as file managers show them)."""
+    if size < 1000:
+        return f"{size} bytes" if size != 1 else "1 byte"
+    if size < MB:
+        return f"{max(1, round(size / 1000))} KB"
+    megabytes = size / MB
+    if megabytes >= 100 or megabytes == int(megabytes):
+        return f"{megabytes:.0f} MB"
+    return f"{math.floor(megabytes * 10) / 10:.1f} MB"  # down: 10.04 MB is not "the limit" of 10 MB
+
+
+def shown_name(name: str, limit: int = 120) -> str:
+    """A file name as the copilot names it: printable characters only, on one line, bounded."""
+    cleaned = "".join(ch for ch in name if ch.isprintable()).strip() or "file"
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
+def attachment_parts(attachments: Iterable[Attachment]) -> list[ImagePart | DocumentPart]:
+    """The media parts that refer to these attachments in a user message (no bytes: a reference each)."""
+    parts: list[ImagePart | DocumentPart] = []
+    for attachment in attachments:
+        source = UrlSource(value=REFERENCE + attachment.id, mime_type=attachment.mime_type)
+        metadata = {"filename": attachment.name, "size": attachment.size}
+        part_type = ImagePart if attachment.is_image else DocumentPart
+        parts.append(part_type(source=source, metadata=metadata))
+    return parts
+
+
+def user_content(text: str, attachments: Sequence[Attachment]) -> str | list[Any]:
+    """A user message's content: its text alone, or its text and a part per attachment."""
+    if not attachments:
+        return text
+    return [*([TextPart(text=text)] if text else []), *attachment_parts(attachments)]
+
+
+def attachments_of(message: Message) -> list[Attachment]:
+    """The attachments a user message refers to, in order."""
+    if not isinstance(message, UserMessage) or isinstance(message.content, str):
+        return []
+    found = []
+    for part in message.content:
+        attachment = _referred(part)
+        if attachment is not None:
+            found.append(attachment)
+    return found
+
+
+async def with_attachment_bytes(messages: list[Message], fetch: AttachmentBytes | None) -> list[Message]:
+    """The messages as the agent gets them: each reference replaced by the file's bytes, after a text part naming it.
+    A file whose bytes are gone (deleted, or no `fetch`) is named as unavailable instead."""
+    wanted = [attachment.id for message in messages for attachment in attachments_of(message)]
+    if not wanted:
+        return messages
+    held = await fetch(wanted) if fetch is not None else {}
+    return [_inlined(message, held) if attachments_of(message) else message for message in messages]
+
+
+def attachment_label(attachment: Attachment) -> str:
+    """The text part that names a file before its bytes, for the model: `[Attached file: orders.csv (text/csv, 68 bytes)]`."""
+    return f"[Attached file: {attachment.name} ({attachment.mime_type}, {size_text(attachment.size)})]"
+
+
+def labelled_file(text: str) -> tuple[str, str] | None:
+    """The (name, media type) a label from attachment_label() names; None for any other text."""
+    match = _LABEL.match(text)
+    return (match["name"], match["mime"]) if match else None
+
+
+def _inlined(message: Message, held: dict[str, bytes]) -> Message:
+    parts: list[Any] = []
+    for part in message.content:  # type: ignore[union-attr]
+        attachment = _referred(part)
+        if attachment is None:
+            parts.append(part)
+            continue
+        data = held.get(attachment.id)
+        if data is None:
+            parts.append(TextPart(text=f"[Attached file {attachment.name} ({attachment.mime_type}) is no longer available.]"))
+            continue
+        label = attachment_label(attachment)
+        source = DataSource(value=base64.b64encode(data).decode("ascii"), mime_type=attachment.mime_type)
+        parts += [TextPart(text=label), type(part)(source=source, metadata={"filename": attachment.name})]
+    return message.model_copy(update={"content": parts})
+
+
+def _referred(part: Any) -> Attachment | None:
+    source = getattr(part, "source", None)
+    if not isinstance(source, UrlSource) or not source.value.startswith(REFERENCE):
+        return None
+    metadata = part.metadata if isinstance(part.metadata, dict) else {}
+    name = str(metadata.get("filename") or "file")
+    size = metadata.get("size")
+    return Attachment(
+        id=source.value[len(REFERENCE) :],
+        name=name,
+        mime_type=source.mime_type or "application/octet-stream",
+        size=size if isinstance(size, int) else 0,
+    )

@@ -1,0 +1,38 @@
+"""The composer's files, on the server: the tab's grant to upload and read them, and attaching them to a message.
+
+The bytes never travel through the state's websocket: the browser uploads each file to the attachment endpoint
+(`copilot_ui._attachment_endpoint`, over HTTP, with the tab's grant) and gets its id; the message sent from the
+composer names the ids (the form's "attachments" field), and `declarations.attached` gives the message those of them
+that are the owner's unsent files (or already this conversation's), at most as many as a message takes.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from ._attachment_grants import grant_for
+from ._copilot import CopilotState
+from .declarations import copilot
+
+_SERVED = {"path": ""}  # where the attachment endpoint answers in this process ("": nowhere)
+
+
+class AttachmentsState(rx.State):
+    """What the tab needs to upload and show files: where, and its grant (empty: the composer takes no files)."""
+
+    path: str = ""
+    grant: str = ""  # uploads and removes the owner's files
+    read_grant: str = ""  # reads them (in the URL of each file shown)
+
+    @rx.event
+    async def start(self) -> None:
+        """The composer is on the page (or its connection is back): where to upload, and a fresh grant."""
+        path = _SERVED["path"] if copilot.attachments is not None else ""
+        owner = await (await self.get_state(CopilotState))._owner() if path else ""
+        self.path, self.grant = path, grant_for(owner) if path else ""
+        self.read_grant = grant_for(owner, "read") if path else ""
+
+
+def serve_attachments_at(path: str) -> None:
+    """The attachment endpoint answers at this path (called when the app's backend mounts it)."""
+    _SERVED["path"] = path

@@ -1,0 +1,211 @@
+"""The files people attach, kept for their owner: uploaded (unsent), then attached to a conversation, gone with it.
+
+A file is uploaded before its message is sent: it is the owner's, unsent. Sending the message attaches it to the
+conversation (only the owner's unsent files, or files of that same conversation: a message cannot take another
+owner's file, nor another conversation's). Reading names the owner too: another owner's file, even asked for by its
+exact id, looks exactly like one that does not exist. Deleting a conversation (or its retention running out) deletes
+its files; unsent files are forgotten after a day.
+
+`SQLAttachments` keeps them in the store's database (`copilot_attachments`, next to the threads);
+`MemoryAttachments` in the process, for an app without a SQL store (they go when it stops).
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
+
+from ..core import Attachment
+from ..protocol import new_id
+from ._schema import attachments
+
+UNSENT_FOR = timedelta(days=1)  # how long a file uploaded but never sent is kept
+
+
+class AttachmentStore(ABC):
+    """Files attached to messages, by owner. Blocking methods: from asyncio, call them through asyncio.to_thread."""
+
+    @abstractmethod
+    def add_attachment(self, owner: str, name: str, mime_type: str, data: bytes) -> Attachment:
+        """Keep an uploaded file for `owner`, unsent (files unsent for a day are forgotten meanwhile)."""
+
+    @abstractmethod
+    def attachment(self, owner: str, attachment_id: str) -> tuple[Attachment, bytes] | None:
+        """The owner's file and its bytes; None for another owner's, or none."""
+
+    @abstractmethod
+    def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
+        """The bytes of those of these files that are the owner's, by id."""
+
+    @abstractmethod
+    def attach(self, owner: str, ids: Sequence[str], thread_id: str) -> list[Attachment]:
+        """Attach the owner's unsent files (or files of this thread already) to the thread, in the order named; the
+        others (another owner's, another thread's, unknown) are left out."""
+
+    @abstractmethod
+    def held_bytes(self, owner: str, thread_id: str) -> int:
+        """The bytes the conversation holds, counting the owner's files not sent yet (they may go to it)."""
+
+    @abstractmethod
+    def remove_unsent(self, owner: str, attachment_id: str) -> bool:
+        """Forget an unsent file of the owner's (the person removed it before sending); False if none."""
+
+    @abstractmethod
+    def thread_attachments(self, owner: str, thread_id: str) -> list[Attachment]:
+        """The files attached to the owner's conversation, oldest first."""
+
+
+class SQLAttachments(AttachmentStore):
+    """Attachments in the store's SQL database (mixed into SQLThreadStore: same engine, same transactions)."""
+
+    def add_attachment(self, owner: str, name: str, mime_type: str, data: bytes) -> Attachment:
+        attachment = Attachment(new_id("att-"), name, mime_type, len(data))
+        now = datetime.now(UTC)
+        with self._transaction(write=True) as db:
+            db.execute(delete(attachments).where(attachments.c.thread_id.is_(None), attachments.c.created_at < now - UNSENT_FOR))
+            db.execute(insert(attachments).values(_row(owner, attachment, data, now)))
+        return attachment
+
+    def attachment(self, owner: str, attachment_id: str) -> tuple[Attachment, bytes] | None:
+        a = attachments.c
+        query = select(a.id, a.name, a.mime_type, a.size, a.data).where(a.owner == owner, a.id == attachment_id)
+        with self._transaction(write=False) as db:
+            row = db.execute(query).one_or_none()
+        return None if row is None else (_attachment(row), bytes(row.data))
+
+    def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
+        a = attachments.c
+        with self._transaction(write=False) as db:
+            rows = db.execute(select(a.id, a.data).where(a.owner == owner, a.id.in_(list(ids)))).all()
+        return {row.id: bytes(row.data) for row in rows}
+
+    def attach(self, owner: str, ids: Sequence[str], thread_id: str) -> list[Attachment]:
+        a = attachments.c
+        mine = (a.owner == owner, a.id.in_(list(ids)), or_(a.thread_id.is_(None), a.thread_id == thread_id))
+        with self._transaction(write=True) as db:
+            db.execute(update(attachments).where(*mine).values(thread_id=thread_id))
+            rows = db.execute(select(a.id, a.name, a.mime_type, a.size).where(*mine)).all()
+        found = {row.id: _attachment(row) for row in rows}
+        return [found[key] for key in dict.fromkeys(ids) if key in found]
+
+    def held_bytes(self, owner: str, thread_id: str) -> int:
+        a = attachments.c
+        query = select(func.coalesce(func.sum(a.size), 0)).where(
+            a.owner == owner, or_(a.thread_id.is_(None), a.thread_id == thread_id)
+        )
+        with self._transaction(write=False) as db:
+            return int(db.scalar(query) or 0)
+
+    def remove_unsent(self, owner: str, attachment_id: str) -> bool:
+        a = attachments.c
+        with self._transaction(write=True) as db:
+            removed = db.execute(delete(attachments).where(a.owner == owner, a.id == attachment_id, a.thread_id.is_(None)))
+        return removed.rowcount > 0
+
+    def thread_attachments(self, owner: str, thread_id: str) -> list[Attachment]:
+        a = attachments.c
+        query = select(a.id, a.name, a.mime_type, a.size).where(a.owner == owner, a.thread_id == thread_id).order_by(a.pk)
+        with self._transaction(write=False) as db:
+            return [_attachment(row) for row in db.execute(query)]
+
+    def _transaction(self, *, write: bool) -> Any:  # SQLThreadStore's
+        raise NotImplementedError
+
+
+def delete_thread_attachments(db: Connection, owners_and_ids: Sequence[tuple[str, str]]) -> None:
+    """Forget the files of these conversations (owner, thread id): they are being deleted."""
+    a = attachments.c
+    for owner, thread_id in owners_and_ids:
+        db.execute(delete(attachments).where(a.owner == owner, a.thread_id == thread_id))
+
+
+def move_attachments(db: Connection, from_owner: str, to_owner: str, thread_ids: Sequence[str]) -> None:
+    """The files of these conversations, and the unsent ones, follow their conversations to another owner."""
+    a = attachments.c
+    moved = or_(a.thread_id.is_(None), a.thread_id.in_(list(thread_ids)))
+    db.execute(update(attachments).where(a.owner == from_owner, moved).values(owner=to_owner))
+
+
+@dataclass
+class _Held:
+    owner: str
+    attachment: Attachment
+    data: bytes
+    thread_id: str | None
+    created_at: datetime
+
+
+class MemoryAttachments(AttachmentStore):
+    """Attachments in this process only (an app without a SQL store): gone when it stops, not seen by other workers."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, _Held] = {}
+        self._lock = threading.Lock()
+
+    def add_attachment(self, owner: str, name: str, mime_type: str, data: bytes) -> Attachment:
+        attachment = Attachment(new_id("att-"), name, mime_type, len(data))
+        now = datetime.now(UTC)
+        with self._lock:
+            for key in [key for key, held in self._held.items() if held.thread_id is None and held.created_at < now - UNSENT_FOR]:
+                del self._held[key]
+            self._held[attachment.id] = _Held(owner, attachment, data, None, now)
+        return attachment
+
+    def attachment(self, owner: str, attachment_id: str) -> tuple[Attachment, bytes] | None:
+        held = self._held.get(attachment_id)
+        return (held.attachment, held.data) if held is not None and held.owner == owner else None
+
+    def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
+        return {held.attachment.id: held.data for held in self._owned(owner, ids)}
+
+    def attach(self, owner: str, ids: Sequence[str], thread_id: str) -> list[Attachment]:
+        with self._lock:
+            found = []
+            for held in self._owned(owner, dict.fromkeys(ids)):
+                if held.thread_id in (None, thread_id):
+                    held.thread_id = thread_id
+                    found.append(held.attachment)
+        return found
+
+    def held_bytes(self, owner: str, thread_id: str) -> int:
+        return sum(h.attachment.size for h in list(self._held.values()) if h.owner == owner and h.thread_id in (None, thread_id))
+
+    def remove_unsent(self, owner: str, attachment_id: str) -> bool:
+        with self._lock:
+            held = self._held.get(attachment_id)
+            if held is None or held.owner != owner or held.thread_id is not None:
+                return False
+            del self._held[attachment_id]
+        return True
+
+    def thread_attachments(self, owner: str, thread_id: str) -> list[Attachment]:
+        return [h.attachment for h in list(self._held.values()) if h.owner == owner and h.thread_id == thread_id]
+
+    def _owned(self, owner: str, ids: Sequence[str] | dict[str, None]) -> Iterator[_Held]:
+        for key in ids:
+            held = self._held.get(key)
+            if held is not None and held.owner == owner:
+                yield held
+
+
+def _row(owner: str, attachment: Attachment, data: bytes, now: datetime) -> dict[str, Any]:
+    return {
+        "id": attachment.id,
+        "owner": owner,
+        "thread_id": None,
+        "name": attachment.name,
+        "mime_type": attachment.mime_type,
+        "size": attachment.size,
+        "data": data,
+        "created_at": now,
+    }
+
+
+def _attachment(row: Any) -> Attachment:
+    return Attachment(row.id, row.name, row.mime_type, row.size)
