@@ -360,7 +360,7 @@ def _copilot_buttons() -> rx.Component:
     """The app's own buttons that drive the copilot, and what the task left on the page."""
     ask = rx.button(
         rx.icon("message-circle", size=16),
-        "Ask the copilot about revenue",
+        "Explain the revenue",
         variant="soft",
         on_click=cui.send_message("What is our revenue this month?"),
     )

@@ -1,4 +1,4 @@
-"""The app's own buttons drive the copilot, in Chromium: "Ask the copilot about revenue" opens the copilot and sends
+"""The app's own buttons drive the copilot, in Chromium: "Explain the revenue" opens the copilot and sends
 its message (the reply comes), "Summarize orders" runs an agent task whose result shows on the page, and a task whose
 tool needs approval waits in the task panel for Approve. axe-core finds no serious or critical violation on each.
 
@@ -42,7 +42,7 @@ def test_the_revenue_button_opens_the_copilot_and_its_message_gets_a_reply(tabs:
     expect(page.get_by_role("button", name="Open the copilot")).to_be_visible()
     expect(copilot(page)).to_be_hidden()  # the popup is closed
 
-    page.get_by_role("button", name="Ask the copilot about revenue").click()
+    page.get_by_role("button", name="Explain the revenue").click()
 
     expect(copilot(page)).to_be_visible()
     expect(page.locator('[data-kind="user"]')).to_have_text(["What is our revenue this month?"], timeout=TURN_TIMEOUT)

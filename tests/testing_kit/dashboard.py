@@ -21,7 +21,7 @@ class DashboardState(rx.State):
 
     @rx.event
     def explain_revenue(self):
-        """The "Ask the copilot about revenue" button."""
+        """The "Explain the revenue" button."""
         return cui.send_message("Explain the revenue chart")
 
     @rx.event(background=True)
