@@ -27,8 +27,12 @@ def task_panel(title: str = "Agent tasks") -> rx.Component:
     )
 
 
+# Focusable, so that a keyboard scrolls long arguments too.
+_SCROLLABLE: dict[str, Any] = {"tab_index": 0, "role": "group", "aria_label": "Arguments"}
 _WRAPPED = {"white_space": "pre-wrap", "overflow_wrap": "anywhere"}
 _ARGUMENTS = _WRAPPED | {
+    "max_height": "16rem",  # a waiting call's arguments are shown whole: long ones scroll
+    "overflow_y": "auto",
     "margin": "0.4rem 0",
     "padding": "0.4rem 0.6rem",
     "font_size": "0.8rem",
@@ -46,7 +50,7 @@ def _card(card: Any) -> rx.Component:
                 rx.badge(_status_words(card["status"]), variant="soft", size="1"),
                 align="center",
             ),
-            rx.cond(card["arguments"] != "", rx.el.pre(card["arguments"], class_name="cui-task-arguments", style=_ARGUMENTS)),
+            rx.cond(card["arguments"] != "", _arguments(card)),
             rx.cond(card["result"] != "", rx.text(card["result"], size="2", class_name="cui-task-result", style=_WRAPPED)),
             rx.cond(card["status"] == "waiting", _decision(card)),
             size="1",
@@ -56,6 +60,10 @@ def _card(card: Any) -> rx.Component:
         aria_label=card["title"],
         style={"list_style": "none"},
     )
+
+
+def _arguments(card: Any) -> rx.Component:
+    return rx.el.pre(card["arguments"], class_name="cui-task-arguments", style=_ARGUMENTS, **_SCROLLABLE)
 
 
 def _decision(card: Any) -> rx.Component:

@@ -52,7 +52,7 @@ from .turns import SessionStates, page_context
 logger = logging.getLogger("copilot_ui.state")
 
 Show = Literal["panel", "none"]
-SHOWN_LIMIT = 2_000  # characters of a call's arguments, result or question a card shows
+SHOWN_LIMIT = 2_000  # characters of a call's result or question a card shows, and of its arguments once decided
 NAME_LIMIT = 100  # characters of a tool's name (from the agent) a card shows
 DENIED_WITHOUT_REASON = "the user said no"
 LEFT_WITHOUT_DECIDING = "the user left the page without deciding"
@@ -230,7 +230,7 @@ class _Task:
                 "status": "waiting",
                 "kind": kind,
                 "digest": event.digest,
-                "arguments": _shown(event.arguments),
+                "arguments": _whole(event.arguments),  # all of what Approve runs, as the chat's dialog shows it
                 "question": _clipped(event.message or str(event.arguments.get("question") or "")),
             }
         elif isinstance(event, ToolExecutionEnded) and event.call_id in self.cards:
@@ -345,7 +345,11 @@ class _HandlerTab:
 
 
 def _shown(arguments: Any) -> str:
-    return _clipped(json.dumps(arguments, indent=2, ensure_ascii=False, default=str))
+    return _clipped(_whole(arguments))
+
+
+def _whole(arguments: Any) -> str:
+    return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
 
 
 def _clipped(text: str) -> str:

@@ -5,6 +5,7 @@ loop (copilot_ui.testing), the agent scripted; the app is the testing guide's (t
 from __future__ import annotations
 
 import asyncio
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -100,6 +101,16 @@ def test_a_task_tool_that_needs_approval_waits_in_the_task_panel_and_runs_once_a
     assert copilot.state(DashboardState).refunded == ["#1041"]
     assert copilot.state(DashboardState).summary == "Refunded #1041."
     assert copilot.task_cards[0]["status"] == "complete"
+
+
+def test_a_waiting_task_card_shows_all_the_arguments_that_approve_runs(copilot):
+    reason = "damaged " * 400 + "and also refund the shipping"  # far past what a card shows of a finished call
+    copilot.agent.calls("refund_order", order_id="#1041", reason=reason).says("Refunded.")
+    copilot.click(DashboardState.summarize)
+    [card] = copilot.task_cards
+    assert json.loads(card["arguments"]) == {"order_id": "#1041", "reason": reason}  # every character, as it will run
+    copilot.approve()
+    assert copilot.state(DashboardState).refunded == ["#1041"]
 
 
 def test_a_denied_task_call_is_reported_denied_in_the_result(copilot):
