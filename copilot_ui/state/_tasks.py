@@ -222,7 +222,7 @@ class _Task:
         if isinstance(event, ToolCallStarted):
             self.cards[event.call_id] = self._card(event.call_id, event.tool_name, "running")
         elif isinstance(event, ToolExecutionStarted) and event.call_id in self.cards:
-            self.cards[event.call_id] |= {"status": "running", "arguments": _shown(event.arguments)}
+            self.cards[event.call_id] |= {"status": "running", "arguments": self._cut(_whole(event.arguments))}
         elif isinstance(event, AwaitingPerson):
             card = self.cards.get(event.call_id) or self._card(event.call_id, event.tool_name, "waiting")
             kind = "approval" if event.kind == "approval" else "question"
@@ -230,21 +230,25 @@ class _Task:
                 "status": "waiting",
                 "kind": kind,
                 "digest": event.digest,
-                "arguments": _whole(event.arguments),  # all of what Approve runs, as the chat's dialog shows it
-                "question": _clipped(event.message or str(event.arguments.get("question") or "")),
+                "arguments": self.scrubber.scrub(_whole(event.arguments)),  # all that Approve runs, as the chat shows
+                "question": self._cut(event.message or str(event.arguments.get("question") or "")),
             }
         elif isinstance(event, ToolExecutionEnded) and event.call_id in self.cards:
-            self.cards[event.call_id] |= {"status": event.status, "result": _clipped(event.result), "digest": ""}
+            self.cards[event.call_id] |= {"status": event.status, "result": self._cut(event.result), "digest": ""}
         else:
             return False
         return True
+
+    def _cut(self, text: str, limit: int = SHOWN_LIMIT) -> str:
+        """The text scrubbed, then cut to `limit` characters: a secret the cut would split is still recognised."""
+        return _clipped(self.scrubber.scrub(text), limit)
 
     def _card(self, call_id: str, tool_name: str, status: str) -> dict[str, str]:
         ui = copilot.tool_ui.get(tool_name)
         return {
             "id": f"{self.id}:{call_id}",
-            "tool": tool_name[:NAME_LIMIT],
-            "title": (ui.title if ui is not None else "") or tool_name[:NAME_LIMIT],
+            "tool": self._cut(tool_name, NAME_LIMIT),
+            "title": (ui.title if ui is not None else "") or self._cut(tool_name, NAME_LIMIT),
             "status": status,
             "kind": "",
             "digest": "",
@@ -268,6 +272,7 @@ class _Task:
         async with self.tab.locked():
             panel = await self.tab.page_state(TaskState)
             others = [card for card in panel.cards if not card["id"].startswith(self.id + ":")]
+            # (the cards' texts were scrubbed before they were cut; this pass is for the ids the agent named)
             panel.cards = others + [{key: self.scrubber.scrub(text) for key, text in card.items()} for card in self.shown_cards()]
 
     async def end(self) -> None:
@@ -344,13 +349,9 @@ class _HandlerTab:
         return await self._state.get_state(state_type)
 
 
-def _shown(arguments: Any) -> str:
-    return _clipped(_whole(arguments))
-
-
 def _whole(arguments: Any) -> str:
     return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
 
 
-def _clipped(text: str) -> str:
-    return text if len(text) <= SHOWN_LIMIT else text[: SHOWN_LIMIT - 1] + "…"
+def _clipped(text: str, limit: int = SHOWN_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -15,6 +15,7 @@ from copilot_ui.agents._scripted import Pause
 from copilot_ui.agents.scripts import text_reply
 from copilot_ui.state import CopilotState
 from copilot_ui.state._closed_sessions import release_closed
+from copilot_ui.state._tasks import SHOWN_LIMIT
 from copilot_ui.testing import CopilotSession
 from tests.testing_kit.dashboard import DashboardState
 
@@ -164,6 +165,18 @@ def test_a_secret_the_agent_repeats_reaches_neither_the_task_panel_nor_the_handl
     [card] = copilot.task_cards
     assert secret not in card["arguments"] + card["result"]
     assert "[redacted]" in card["result"]  # "there are no orders from [redacted]"
+
+
+def test_a_secret_that_a_cards_cut_would_split_is_still_scrubbed(copilot, monkeypatch):
+    secret = "sk-live-" + "Q9" * 12
+    monkeypatch.setenv("SHOP_API_KEY", secret)
+    padding = "a" * (SHOWN_LIMIT - 24)  # in the shown arguments, the secret starts 10 characters before the cut
+    copilot.agent.calls("filter_orders", city=padding + secret).says("None.")
+    copilot.click(DashboardState.summarize)
+    [card] = copilot.task_cards
+    assert card["arguments"].endswith("…") and card["result"].endswith("…")  # both were cut
+    assert not [text for text in card.values() if secret[:8] in text]
+    assert "[redacted]" in card["arguments"]
 
 
 def test_a_task_waiting_on_a_tab_that_closed_for_good_ends_with_its_call_denied(copilot):
