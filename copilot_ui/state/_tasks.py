@@ -63,7 +63,7 @@ class TaskToolCall:
     """One tool call of a task, as it ended."""
 
     name: str
-    arguments: dict[str, Any]
+    arguments: dict[str, Any]  # as the agent sent them, secrets scrubbed
     result: str
     status: str  # "complete", "error", "denied", "aborted", "skipped"
 
@@ -308,12 +308,23 @@ class _Task:
                     arguments = {}
                 status = self.statuses.get(call.id, "complete" if answer is not None else "aborted")
                 result = self.scrubber.scrub(str(answer.content)) if answer else ""
-                calls.append(TaskToolCall(call.function.name, arguments, result, status))
+                name = self.scrubber.scrub(call.function.name)
+                calls.append(TaskToolCall(name, self._scrubbed(arguments), result, status))
         last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
         status = outcome.status if outcome is not None else "done"
         error = self.error or (outcome.message if outcome is not None and status == "error" else "")
         text = str(last.content) if last is not None else ""
         return TaskResult(self.scrubber.scrub(text), tuple(calls), status, self.scrubber.scrub(error))
+
+    def _scrubbed(self, value: Any) -> Any:
+        """Every string in a call's arguments (keys too, at any depth) with its secrets scrubbed."""
+        if isinstance(value, str):
+            return self.scrubber.scrub(value)
+        if isinstance(value, dict):
+            return {self._scrubbed(key): self._scrubbed(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self._scrubbed(item) for item in value]
+        return value
 
 
 async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision) -> None:

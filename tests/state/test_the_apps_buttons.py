@@ -9,6 +9,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
+import reflex as rx
 
 import copilot_ui as cui
 from copilot_ui.agents._scripted import Pause
@@ -165,6 +166,28 @@ def test_a_secret_the_agent_repeats_reaches_neither_the_task_panel_nor_the_handl
     [card] = copilot.task_cards
     assert secret not in card["arguments"] + card["result"]
     assert "[redacted]" in card["result"]  # "there are no orders from [redacted]"
+
+
+class TaskArgumentsState(rx.State):
+    """A page that shows the arguments of its task's tool calls."""
+
+    shown: list[str] = rx.field(default_factory=list)
+
+    @rx.event(background=True)
+    async def summarize(self):
+        result = await cui.run_task(self, "Summarize the orders shown")
+        async with self:
+            self.shown = [json.dumps(call.arguments) for call in result.tool_calls]
+
+
+def test_a_secret_in_a_task_calls_arguments_does_not_reach_the_handler(copilot, monkeypatch):
+    secret = "sk-live-" + "Q9" * 12
+    monkeypatch.setenv("SHOP_API_KEY", secret)
+    copilot.agent.calls("filter_orders", city="Berlin", notes={"key": secret, "keys": [secret]}).says("Done.")
+    copilot.click(TaskArgumentsState.summarize)
+    [shown] = copilot.state(TaskArgumentsState).shown
+    assert secret not in shown
+    assert json.loads(shown)["notes"] == {"key": "[redacted]", "keys": ["[redacted]"]}
 
 
 def test_a_secret_that_a_cards_cut_would_split_is_still_scrubbed(copilot, monkeypatch):
