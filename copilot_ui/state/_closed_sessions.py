@@ -3,8 +3,8 @@
 Reflex keeps every tab's state until an hour after its last event, whether the tab is open or not;
 with many people that is memory the server never gets back while they come and go. A worker
 watches the tabs it holds: a tab with no connection for GRACE seconds (a reload or a short network
-loss comes back within it, with the same token) has its state released, unless a drive still works
-for it. A person who comes back later gets a fresh state, and their conversation from the store. An
+loss comes back within it, with the same token) has its state released, unless a drive or an agent
+task still works for it. A person who comes back later gets a fresh state, and their conversation from the store. An
 agent task of the tab's that waits for the person's decision gets a denial instead, and ends.
 With Redis, states live there with Reflex's own expiry, and nothing here runs.
 """
@@ -18,7 +18,7 @@ import os
 import time
 from typing import Any
 
-from ._tasks import abandon_tasks
+from ._tasks import abandon_tasks, working_tabs
 from .turns import drives
 
 logger = logging.getLogger("copilot_ui.state")
@@ -31,7 +31,7 @@ _watching: asyncio.Task[None] | None = None
 
 
 def watch_closed_sessions() -> None:
-    """Start this worker's watch once (from a copilot's first event: the app is running then)."""
+    """Start this worker's watch once (from a copilot's first event, or an agent task's: the app is running then)."""
     global _watching
     if _watching is None or _watching.done():
         _watching = asyncio.ensure_future(_watch())
@@ -61,7 +61,7 @@ def release_closed(manager: Any, namespace: Any, gone_since: dict[str, float], n
     if tokens is None or namespace is None:
         return 0
     connected = namespace._token_manager.token_to_socket
-    driving = {drive.tab.token for drive in drives.running_drives()}
+    driving = {drive.tab.token for drive in drives.running_drives()} | working_tabs()
     released = 0
     for token in tokens:
         if token.ident in connected or token.ident in driving or _locked(manager, token):

@@ -126,6 +126,9 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
         raise ValueError(f"show is 'panel' or 'none', not {show!r}")
     if agent not in copilot.agent_ids():
         raise ValueError(f"there is no agent {agent!r} here; this copilot can use: {', '.join(copilot.agent_ids())}")
+    from ._closed_sessions import watch_closed_sessions  # (it imports this module)
+
+    watch_closed_sessions()  # a page may run tasks with no copilot: a closed tab's waiting task must still end
     tab = _HandlerTab(state)
     task = _Task(new_id("task-"), tab.token, Thread(), show, tab)
     loop = RunLoop(
@@ -145,7 +148,11 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
         await task.begin()
         outcome = await loop.send(task.thread, str(prompt))
         while outcome is not None and outcome.status == "waiting":
-            await task.decided()
+            task.waiting = True
+            try:
+                await task.decided()
+            finally:
+                task.waiting = False
             outcome = await loop.drive(task.thread)
         return task.result(outcome)
     finally:
@@ -174,6 +181,11 @@ def waiting_calls(token: str) -> list[WaitingCall]:
     ]
 
 
+def working_tabs() -> set[str]:
+    """The tabs with a task that works now (not one that only waits for the person): their states must stay."""
+    return {task.token for task in list(_TASKS.values()) if not task.waiting}
+
+
 def abandon_tasks(token: str) -> int:
     """The tab is gone for good (its state was released): its tasks' calls that wait for a decision are denied, so
     that the tasks end and their handlers get their results; how many calls were denied."""
@@ -198,6 +210,7 @@ class _Task:
     show: Show
     tab: _HandlerTab
     loop: RunLoop | None = None
+    waiting: bool = False  # it waits for the person's decision, and does nothing else
     cards: dict[str, dict[str, str]] = field(default_factory=dict)  # call id -> card
     statuses: dict[str, str] = field(default_factory=dict)  # call id -> how it ended
     error: str = ""

@@ -5,6 +5,7 @@ loop (copilot_ui.testing), the agent scripted; the app is the testing guide's (t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from types import SimpleNamespace
 
@@ -14,7 +15,7 @@ import reflex as rx
 import copilot_ui as cui
 from copilot_ui.agents._scripted import Pause
 from copilot_ui.agents.scripts import text_reply
-from copilot_ui.state import CopilotState
+from copilot_ui.state import CopilotState, _closed_sessions
 from copilot_ui.state._closed_sessions import release_closed
 from copilot_ui.state._tasks import SHOWN_LIMIT
 from copilot_ui.testing import CopilotSession
@@ -220,6 +221,44 @@ def test_a_task_waiting_on_a_tab_that_closed_for_good_ends_with_its_call_denied(
     assert dashboard.refunded == []
     assert dashboard.task_calls == ["refund_order: denied"]
     assert dashboard.summary == "Nothing was refunded."
+
+
+def test_a_task_on_a_page_without_a_copilot_starts_the_watch_that_ends_it_when_the_tab_closes(copilot, monkeypatch):
+    monkeypatch.setattr(_closed_sessions, "_watching", None)
+    copilot._opened = True  # a page with a task panel and no copilot: the copilot never opens
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Nothing was refunded.")
+    copilot.click(DashboardState.summarize)
+    watching = _closed_sessions._watching
+    assert watching is not None and not watching.done()
+    copilot._app.call(_cancelled(watching))
+    copilot.deny()
+
+
+async def _cancelled(task: asyncio.Task) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+def test_a_tab_whose_task_works_keeps_its_state_however_long_its_connection_is_gone(copilot):
+    copilot.agent.add([Pause(0.6), *text_reply("Two orders from Berlin.")])
+    app = copilot._app
+    copilot._opened = True
+    summarizing = app.call(app.dispatch(copilot.token, DashboardState.summarize, copilot._router_data()))
+    while not copilot.agent.inputs:  # the agent works
+        app.call(asyncio.sleep(0.02))
+    manager = app._processor._root_context.state_manager
+    nobody = SimpleNamespace(_token_manager=SimpleNamespace(token_to_socket={}))
+
+    async def gone_past_the_grace() -> int:
+        gone: dict[str, float] = {}
+        return release_closed(manager, nobody, gone, now=0.0, grace=60) + release_closed(
+            manager, nobody, gone, now=61.0, grace=60
+        )
+
+    assert app.call(gone_past_the_grace()) == 0
+    app.call(asyncio.wait_for(summarizing, 10))
+    assert copilot.state(DashboardState).summary == "Two orders from Berlin."
 
 
 def test_run_task_outside_a_background_handler_says_what_to_do():
