@@ -7,19 +7,27 @@ from typing import Any
 import reflex as rx
 
 from ..state import TaskState
+from ..state.declarations import Labels
+from ._looks import words
+
+# The statuses whose words the panel takes from `Labels.statuses` (the others: task_waiting, task_ended).
+_STATUSES = ("running", "complete", "error", "denied", "aborted")
 
 
-def task_panel(title: str = "Agent tasks") -> rx.Component:
+def task_panel(title: str | None = None, *, labels: Labels | None = None) -> rx.Component:
     """A small panel (a region named `title`) with the tool calls of this tab's agent tasks; empty, it shows nothing.
 
     A call that needs the person's approval shows Approve and Deny here, and a question a text box: a task's call
-    that waits runs only once decided, so place it on every page that runs tasks whose tools ask."""
+    that waits runs only once decided, so place it on every page that runs tasks whose tools ask. Its words are
+    `labels` (the app's, `cui.copilot.labels`, by default); `title` is their `task_panel`."""
+    said = labels or words()
+    title = title if title is not None else said.task_panel
     return rx.cond(
         TaskState.cards.length() > 0,
         rx.el.section(
             rx.heading(title, size="3", as_="h2"),
-            rx.el.ul(rx.foreach(TaskState.cards, _card), class_name="cui-task-cards"),
-            rx.cond(TaskState.busy, rx.text("Working…", size="1", color_scheme="gray", role="status")),
+            rx.el.ul(rx.foreach(TaskState.cards, lambda card: _card(card, said)), class_name="cui-task-cards"),
+            rx.cond(TaskState.busy, rx.text(said.working, size="1", color_scheme="gray", role="status")),
             aria_label=title,
             class_name="cui-task-panel",
             style={"display": "flex", "flex_direction": "column", "gap": "0.5rem"},
@@ -28,7 +36,7 @@ def task_panel(title: str = "Agent tasks") -> rx.Component:
 
 
 # Focusable, so that a keyboard scrolls long arguments too.
-_SCROLLABLE: dict[str, Any] = {"tab_index": 0, "role": "group", "aria_label": "Arguments"}
+_SCROLLABLE: dict[str, Any] = {"tab_index": 0, "role": "group"}
 _WRAPPED = {"white_space": "pre-wrap", "overflow_wrap": "anywhere"}
 _ARGUMENTS = _WRAPPED | {
     "max_height": "16rem",  # a waiting call's arguments are shown whole: long ones scroll
@@ -41,18 +49,18 @@ _ARGUMENTS = _WRAPPED | {
 }
 
 
-def _card(card: Any) -> rx.Component:
+def _card(card: Any, said: Labels) -> rx.Component:
     return rx.el.li(
         rx.card(
             rx.hstack(
                 rx.text(card["title"], weight="bold", size="2"),
                 rx.spacer(),
-                rx.badge(_status_words(card["status"]), variant="soft", size="1"),
+                rx.badge(_status_words(card["status"], said), variant="soft", size="1"),
                 align="center",
             ),
-            rx.cond(card["arguments"] != "", _arguments(card)),
+            rx.cond(card["arguments"] != "", _arguments(card, said)),
             rx.cond(card["result"] != "", rx.text(card["result"], size="2", class_name="cui-task-result", style=_WRAPPED)),
-            rx.cond(card["status"] == "waiting", _decision(card)),
+            rx.cond(card["status"] == "waiting", _decision(card, said)),
             size="1",
         ),
         data_tool=card["tool"],
@@ -62,20 +70,22 @@ def _card(card: Any) -> rx.Component:
     )
 
 
-def _arguments(card: Any) -> rx.Component:
-    return rx.el.pre(card["arguments"], class_name="cui-task-arguments", style=_ARGUMENTS, **_SCROLLABLE)
+def _arguments(card: Any, said: Labels) -> rx.Component:
+    return rx.el.pre(
+        card["arguments"], class_name="cui-task-arguments", style=_ARGUMENTS, aria_label=said.arguments, **_SCROLLABLE
+    )
 
 
-def _decision(card: Any) -> rx.Component:
+def _decision(card: Any, said: Labels) -> rx.Component:
     """Approve or Deny (with an optional reason) a call waiting for approval; a text answer to a question."""
     return rx.cond(
         card["kind"] == "approval",
         rx.el.form(
             *_naming(card),
             rx.hstack(
-                rx.input(name="reason", placeholder="Why not? (optional)", aria_label="Reason to deny", size="1"),
-                rx.button("Approve", size="1", type="button", on_click=TaskState.approve(card["id"], card["digest"])),
-                rx.button("Deny", size="1", type="submit", variant="soft", color_scheme="gray"),
+                rx.input(name="reason", placeholder=said.task_deny_placeholder, aria_label=said.task_deny_reason, size="1"),
+                rx.button(said.approve, size="1", type="button", on_click=TaskState.approve(card["id"], card["digest"])),
+                rx.button(said.deny, size="1", type="submit", variant="soft", color_scheme="gray"),
                 spacing="2",
                 align="center",
                 wrap="wrap",
@@ -88,8 +98,8 @@ def _decision(card: Any) -> rx.Component:
             *_naming(card),
             rx.text(card["question"], size="2"),
             rx.hstack(
-                rx.input(name="answer", aria_label="Your answer", size="1"),
-                rx.button("Answer", size="1", type="submit"),
+                rx.input(name="answer", aria_label=said.your_answer, size="1"),
+                rx.button(said.answer, size="1", type="submit"),
                 spacing="2",
             ),
             on_submit=TaskState.answer,
@@ -107,14 +117,6 @@ def _naming(card: Any) -> tuple[rx.Component, rx.Component]:
     )
 
 
-def _status_words(status: Any) -> rx.Var:
-    return rx.match(
-        status,
-        ("running", "Running"),
-        ("waiting", "Waiting for you"),
-        ("complete", "Done"),
-        ("error", "Failed"),
-        ("denied", "Denied"),
-        ("aborted", "Stopped"),
-        "Ended",
-    )
+def _status_words(status: Any, said: Labels) -> rx.Var:
+    named = [(name, said.statuses.get(name, said.task_ended)) for name in _STATUSES]
+    return rx.match(status, ("waiting", said.task_waiting), *named, said.task_ended)

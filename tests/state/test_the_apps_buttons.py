@@ -261,6 +261,30 @@ def test_a_tab_whose_task_works_keeps_its_state_however_long_its_connection_is_g
     assert copilot.state(DashboardState).summary == "Two orders from Berlin."
 
 
+def test_the_task_panel_speaks_the_apps_words(monkeypatch):
+    french = {
+        "task_panel": "Tâches de l'agent",
+        "working": "En cours…",
+        "approve": "Approuver",
+        "deny": "Refuser",
+        "task_deny_placeholder": "Pourquoi pas ? (facultatif)",
+        "task_deny_reason": "Raison du refus",
+        "answer": "Répondre",
+        "your_answer": "Votre réponse",
+        "arguments": "Paramètres",
+        "task_waiting": "Vous attend",
+        "task_ended": "Terminé autrement",
+    }
+    statuses = {"running": "En cours", "complete": "Fait", "error": "Échec", "denied": "Refusé", "aborted": "Arrêté"}
+    monkeypatch.setattr(cui.copilot, "labels", cui.Labels(statuses=statuses, **french))
+    panel = str(cui.task_panel())
+    for word in [*french.values(), *statuses.values()]:
+        assert json.dumps(word) in panel, word
+    english = ["Agent tasks", "Working…", "Approve", "Deny", "Why not? (optional)", "Answer", "Waiting for you", "Ended"]
+    assert not [word for word in english if json.dumps(word) in panel]
+    assert json.dumps("Nos tâches") in str(cui.task_panel("Nos tâches"))  # the page's own title wins
+
+
 def test_run_task_outside_a_background_handler_says_what_to_do():
     with pytest.raises(TypeError, match=r"@rx.event\(background=True\)"):
         asyncio.run(cui.run_task(DashboardState(), "Summarize"))

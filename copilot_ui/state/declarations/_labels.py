@@ -122,6 +122,13 @@ class Labels:
     tool_call_card: str = "Tool call {tool}"  # a tool card's accessible name
     activity_card: str = "Activity {type}"
     statuses: dict[str, str] = field(default_factory=lambda: dict(STATUS_WORDS))  # a tool card's status -> its word
+    # The task panel (`cui.task_panel()`): an app's agent tasks; it says approve, deny, answer and your_answer too
+    task_panel: str = "Agent tasks"  # its title (a region's name)
+    working: str = "Working…"  # while a task of the tab's runs
+    task_deny_placeholder: str = "Why not? (optional)"
+    task_deny_reason: str = "Reason to deny"  # the reason box's accessible name
+    task_waiting: str = "Waiting for you"  # a card's status while its call waits for the person
+    task_ended: str = "Ended"  # a card's status when it ended in a way `statuses` does not name
     # Notices written on the server (the app's labels only: see the module's docstring)
     running_tool: str = "Running {tool}…"
     waiting: str = "Waiting for the agent… {seconds} s"
