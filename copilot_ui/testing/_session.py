@@ -12,8 +12,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..core import Thread
-from ..state import CopilotState, TaskState
+from ..core import ArgumentsInvalid, Thread
+from ..state import CopilotState, TaskState, copilot
 from ..state._tasks import waiting_calls
 from ..state.view import Conversation
 from ._headless import HeadlessApp
@@ -63,7 +63,8 @@ class CopilotSession:
 
     def approve(self, **arguments: Any) -> None:
         """Approve the call that waits for approval (an agent task's first, then the conversation's); keyword
-        arguments are the person's edits, where the tool allows them."""
+        arguments are the person's edits, where the tool allows them (an edit the approval dialog would refuse fails
+        the test, as the dialog does not let it through)."""
         self._decide("approval", "approve", arguments or None)
 
     def deny(self, reason: str = "") -> None:
@@ -147,9 +148,11 @@ class CopilotSession:
         if found is None:
             words = "approval" if kind == "approval" else "an answer"
             raise AssertionError(f"nothing waits for {words}; the conversation shows: {self.conversation}")
-        where, _, target, digest = found
+        where, tool, target, digest = found
         if where == "task" and how == "approve" and value:
             raise AssertionError("a task's call is approved as the agent sent it: the task panel edits no arguments")
+        if where == "conversation" and how == "approve" and value:
+            value = self._edited(tool, digest, value)
         if where == "task":
             event = {
                 "approve": lambda: TaskState.approve(target, digest),
@@ -163,6 +166,24 @@ class CopilotSession:
                 "answer": lambda: CopilotState.respond(target, digest, value),
             }[how]()
         self._step(event)
+
+    def _edited(self, tool_name: str, digest: str, edits: dict[str, Any]) -> dict[str, Any]:
+        """The arguments the approval dialog would run: those it shows with the person's edits, checked as it checks
+        them (only the fields the tool lets the person edit; the tool's schema)."""
+        ui, tool = copilot.tool_ui.get(tool_name), copilot.tool(tool_name)
+        editable = ui.editable if ui is not None else False
+        refused = sorted(name for name in edits if not (editable is True or (isinstance(editable, tuple) and name in editable)))
+        if refused or tool is None:
+            allowed = "every argument" if editable is True else ", ".join(editable or ()) or "no argument"
+            raise AssertionError(f"the approval dialog of {tool_name} lets the person edit {allowed}, not {', '.join(refused)}")
+        thread = self.state(CopilotState).get_value("_thread")
+        shown = next(waiting.arguments for waiting in thread.awaiting.values() if waiting.digest == digest)
+        arguments = {**shown, **edits}
+        try:
+            tool.validate(arguments)
+        except ArgumentsInvalid as invalid:
+            raise AssertionError(f"the approval dialog refuses these arguments: {invalid}") from None
+        return arguments
 
     def _waiting(self, kind: str | None) -> tuple[str, str, str, str] | None:
         """(where, tool, card or item id, digest) of the first call waiting for the person: an agent task's first."""
