@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Connection, delete, func, insert, or_, select, update
 
@@ -26,6 +26,15 @@ from ..protocol import new_id
 from ._schema import attachments
 
 UNSENT_FOR = timedelta(days=1)  # how long a file uploaded but never sent is kept
+
+
+class OverLimit(Exception):
+    """Files refused because a limit would be passed (nothing was written): `limit` names it, `held` is what is held
+    already (the conversation's bytes for "conversation", the owner's files waiting to be sent for "unsent")."""
+
+    def __init__(self, limit: Literal["conversation", "unsent"], held: int) -> None:
+        super().__init__(f"over the {limit} limit ({held} held)")
+        self.limit, self.held = limit, held
 
 
 class AttachmentStore(ABC):
@@ -44,9 +53,10 @@ class AttachmentStore(ABC):
         """The bytes of those of these files that are the owner's, by id."""
 
     @abstractmethod
-    def attach(self, owner: str, ids: Sequence[str], thread_id: str) -> list[Attachment]:
+    def attach(self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None) -> list[Attachment]:
         """Attach the owner's unsent files (or files of this thread already) to the thread, in the order named; the
-        others (another owner's, another thread's, unknown) are left out."""
+        others (another owner's, another thread's, unknown) are left out. With `max_bytes`, raises OverLimit and
+        attaches none when the thread would hold more bytes of files than that (checked and written at once)."""
 
     @abstractmethod
     def held_bytes(self, owner: str, thread_id: str) -> int:
@@ -85,12 +95,20 @@ class SQLAttachments(AttachmentStore):
             rows = db.execute(select(a.id, a.data).where(a.owner == owner, a.id.in_(list(ids)))).all()
         return {row.id: bytes(row.data) for row in rows}
 
-    def attach(self, owner: str, ids: Sequence[str], thread_id: str) -> list[Attachment]:
+    def attach(self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None) -> list[Attachment]:
         a = attachments.c
         mine = (a.owner == owner, a.id.in_(list(ids)), or_(a.thread_id.is_(None), a.thread_id == thread_id))
         with self._transaction(write=True) as db:
-            db.execute(update(attachments).where(*mine).values(thread_id=thread_id))
-            rows = db.execute(select(a.id, a.name, a.mime_type, a.size).where(*mine)).all()
+            _one_writer_per_owner(db, owner)
+            rows = db.execute(select(a.id, a.name, a.mime_type, a.size, a.thread_id).where(*mine)).all()
+            adding = [row for row in rows if row.thread_id is None]
+            if max_bytes is not None and adding:
+                in_thread = select(func.coalesce(func.sum(a.size), 0)).where(a.owner == owner, a.thread_id == thread_id)
+                held = int(db.scalar(in_thread) or 0)
+                if held + sum(row.size for row in adding) > max_bytes:
+                    raise OverLimit("conversation", held)
+            if adding:
+                db.execute(update(attachments).where(a.id.in_([row.id for row in adding])).values(thread_id=thread_id))
         found = {row.id: _attachment(row) for row in rows}
         return [found[key] for key in dict.fromkeys(ids) if key in found]
 
@@ -164,14 +182,17 @@ class MemoryAttachments(AttachmentStore):
     def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
         return {held.attachment.id: held.data for held in self._owned(owner, ids)}
 
-    def attach(self, owner: str, ids: Sequence[str], thread_id: str) -> list[Attachment]:
+    def attach(self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None) -> list[Attachment]:
         with self._lock:
-            found = []
-            for held in self._owned(owner, dict.fromkeys(ids)):
-                if held.thread_id in (None, thread_id):
-                    held.thread_id = thread_id
-                    found.append(held.attachment)
-        return found
+            found = [held for held in self._owned(owner, dict.fromkeys(ids)) if held.thread_id in (None, thread_id)]
+            adding = sum(held.attachment.size for held in found if held.thread_id is None)
+            if max_bytes is not None and adding:
+                in_thread = sum(h.attachment.size for h in self._held.values() if h.owner == owner and h.thread_id == thread_id)
+                if in_thread + adding > max_bytes:
+                    raise OverLimit("conversation", in_thread)
+            for held in found:
+                held.thread_id = thread_id
+        return [held.attachment for held in found]
 
     def held_bytes(self, owner: str, thread_id: str) -> int:
         return sum(h.attachment.size for h in list(self._held.values()) if h.owner == owner and h.thread_id in (None, thread_id))
@@ -192,6 +213,13 @@ class MemoryAttachments(AttachmentStore):
             held = self._held.get(key)
             if held is not None and held.owner == owner:
                 yield held
+
+
+def _one_writer_per_owner(db: Connection, owner: str) -> None:
+    """Writes of one owner's files take turns until the transaction ends, so that a limit checked holds when written.
+    SQLite's write transaction holds the database's write lock already; PostgreSQL takes a lock named after the owner."""
+    if db.dialect.name == "postgresql":
+        db.execute(select(func.pg_advisory_xact_lock(func.hashtext("copilot_attachments:" + owner))))
 
 
 def _row(owner: str, attachment: Attachment, data: bytes, now: datetime) -> dict[str, Any]:

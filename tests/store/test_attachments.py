@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from copilot_ui.core import Thread, attachments_of
-from copilot_ui.store import SQLThreadStore
+from copilot_ui.store import OverLimit, SQLThreadStore
 
 from ..attachment_files import ORDERS_CSV, png
 
@@ -100,3 +102,18 @@ def test_a_conversation_begun_with_files_only_is_named_after_them(store: SQLThre
     thread.add_user_message("", attachments=store.attach("alice", [file.id for file in uploaded], thread.id))
 
     assert store.save("alice", thread).title == "before.png, after.png"
+
+
+def test_files_are_not_attached_past_the_conversations_limit(store: SQLThreadStore):
+    thread = sent(store, "alice", ("a.txt", "text/plain", b"x" * 600))
+    # uploaded while the tab named another conversation: the limit holds where files are attached
+    first = store.add_attachment("alice", "b.txt", "text/plain", b"y" * 300)
+    second = store.add_attachment("alice", "c.txt", "text/plain", b"z" * 200)
+
+    with pytest.raises(OverLimit) as over:
+        store.attach("alice", [first.id, second.id], thread.id, max_bytes=1000)
+
+    assert (over.value.limit, over.value.held) == ("conversation", 600)
+    assert [file.name for file in store.thread_attachments("alice", thread.id)] == ["a.txt"]  # none of them went
+    assert store.attach("alice", [first.id], thread.id, max_bytes=1000) == [first]  # what fits goes
+    assert store.held_bytes("alice", thread.id) == 1100  # 900 in the conversation, 200 still unsent

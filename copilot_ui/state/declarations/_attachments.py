@@ -4,10 +4,11 @@ process's memory; and how a drive reads their bytes for its owner when the agent
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
-from ...core import Attachment, AttachmentBytes
-from ...store import AttachmentStore, MemoryAttachments
+from ...core import Attachment, AttachmentBytes, size_text
+from ...store import AttachmentStore, MemoryAttachments, OverLimit
 from ._copilot import copilot
 
 _IN_MEMORY: MemoryAttachments | None = None
@@ -42,8 +43,27 @@ def attachment_ids(form: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(ids))[: rules.max_files]
 
 
-async def attached(owner: str, ids: list[str], thread_id: str) -> tuple[Attachment, ...]:
-    """Attach the named files to the conversation: those that are the owner's and not another conversation's."""
-    if not ids:
-        return ()
-    return tuple(await asyncio.to_thread(attachment_store().attach, owner, ids, thread_id))
+@dataclass(frozen=True)
+class Attached:
+    """The files a message goes with, or why it cannot go (in words for the person; then none was attached)."""
+
+    files: tuple[Attachment, ...] = ()
+    refusal: str = ""
+
+
+async def attached(owner: str, ids: list[str], thread_id: str) -> Attached:
+    """Attach the named files to the conversation (the owner's, not another conversation's), unless the conversation
+    would then hold more bytes of files than it may: the store checks that as it attaches them."""
+    rules = copilot.attachments
+    if not ids or rules is None:
+        return Attached()
+    limit = rules.max_conversation_bytes
+    try:
+        files = await asyncio.to_thread(attachment_store().attach, owner, ids, thread_id, max_bytes=limit)
+    except OverLimit as over:
+        held = f"it holds {size_text(over.held)}" if over.held else "it holds none yet"
+        return Attached(
+            refusal=f"The message was not sent: its files would take this conversation past its limit of "
+            f"{size_text(limit)} of files ({held}). Remove some, or start a new conversation."
+        )
+    return Attached(tuple(files))
