@@ -30,7 +30,9 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote
 
+from .core import Attachment, AttachmentRules
 from .server._endpoint_access import ASGIApp, Receive, Scope, Send
+from .store import OverLimit
 
 DEFAULT_PATH = "/copilot/attachments"
 _NAME_LIMIT = 255
@@ -81,7 +83,7 @@ class _Attachments:
 
 
 async def _upload(scope: Scope, receive: Receive, send: Send, owner: str, thread_id: str) -> None:
-    from .state.declarations import attachment_store, copilot
+    from .state.declarations import copilot
 
     rules = copilot.attachments
     if rules is None:
@@ -90,20 +92,37 @@ async def _upload(scope: Scope, receive: Receive, send: Send, owner: str, thread
     headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
     name = unquote(headers.get("x-file-name", ""))[:_NAME_LIMIT] or "file"
     mime_type = rules.mime_type_of(name, headers.get("content-type", ""))
-    declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else 0
-    refusal = rules.refusal(name, mime_type, declared)  # the type, and a size announced over the limit: before reading
-    data = b"" if refusal else await _body(receive, rules.max_file_bytes)
-    if data is None:
-        refusal = rules.refusal(name, mime_type, rules.max_file_bytes + 1)
+    declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else None
+    refusal = rules.refusal(name, mime_type, declared or 1)  # the type, a size announced over the limit: before reading
+    data = None if refusal else await _body(receive, rules.max_file_bytes)
     if refusal is None:
-        store = attachment_store()
-        held = await asyncio.to_thread(store.held_bytes, owner, thread_id[:_NAME_LIMIT])
-        refusal = rules.refusal(name, mime_type, len(data), held=held)
-    if refusal is not None:
-        await _json(send, 422, {"error": refusal})
+        refusal = rules.refusal(name, mime_type, rules.max_file_bytes + 1 if data is None else len(data))
+    kept = refusal or await asyncio.to_thread(_keep, owner, name, mime_type, data or b"", thread_id[:_NAME_LIMIT], rules)
+    if isinstance(kept, str):
+        await _json(send, 422, {"error": kept})
         return
-    attachment = await asyncio.to_thread(store.add_attachment, owner, name, mime_type, data)
+    attachment = kept
     await _json(send, 200, {"id": attachment.id, "name": name, "size": attachment.size, "image": attachment.is_image})
+
+
+def _keep(owner: str, name: str, mime_type: str, data: bytes, thread_id: str, rules: AttachmentRules) -> Attachment | str:
+    """Keep the file, or say why not: the limits are checked as it is kept (uploads at once do not pass them together)."""
+    from .state.declarations import attachment_store
+
+    try:
+        return attachment_store().add_attachment(
+            owner,
+            name,
+            mime_type,
+            data,
+            thread_id=thread_id,
+            max_bytes=rules.max_conversation_bytes,
+            max_unsent=rules.max_unsent_files,
+        )
+    except OverLimit as over:
+        if over.limit == "unsent":
+            return rules.unsent_refusal(name, over.held)
+        return rules.refusal(name, mime_type, len(data), held=over.held) or "over the conversation's limit"
 
 
 async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -> None:

@@ -87,6 +87,12 @@ class AttachmentRules:
     max_files: int = 5
     max_conversation_bytes: int = 50 * MB
 
+    @property
+    def max_unsent_files(self) -> int:
+        """How many uploaded files one owner may have waiting to be sent: two messages' worth (another tab of theirs
+        may be writing one too); more is refused, so that uploads never sent cannot pile up."""
+        return 2 * self.max_files
+
     def mime_type_of(self, name: str, given: str = "") -> str:
         """A file's media type: by its name's extension when known, else the one the browser gave."""
         extension = name.rpartition(".")[2].lower() if "." in name else ""
@@ -103,6 +109,8 @@ class AttachmentRules:
         shown = shown_name(name)
         if not self.accepts(mime_type):
             return f"{shown}: this type of file is not accepted"
+        if size == 0:
+            return f"{shown} is empty"
         if size > self.max_file_bytes:
             return f"{shown} is {size_text(size)}; the limit is {size_text(self.max_file_bytes)}"
         if count >= self.max_files:
@@ -111,6 +119,10 @@ class AttachmentRules:
             limit = size_text(self.max_conversation_bytes)
             return f"{shown}: this conversation holds {size_text(held)} of files; the limit is {limit}"
         return None
+
+    def unsent_refusal(self, name: str, waiting: int) -> str:
+        """Why an upload is refused when its owner has too many files waiting to be sent, in words for the person."""
+        return f"{shown_name(name)}: {waiting} files are waiting to be sent already; send them or remove some first"
 
     def accept_attribute(self) -> str:
         """The `accept` of the file picker: the types and their extensions."""

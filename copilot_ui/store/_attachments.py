@@ -41,8 +41,20 @@ class AttachmentStore(ABC):
     """Files attached to messages, by owner. Blocking methods: from asyncio, call them through asyncio.to_thread."""
 
     @abstractmethod
-    def add_attachment(self, owner: str, name: str, mime_type: str, data: bytes) -> Attachment:
-        """Keep an uploaded file for `owner`, unsent (files unsent for a day are forgotten meanwhile)."""
+    def add_attachment(
+        self,
+        owner: str,
+        name: str,
+        mime_type: str,
+        data: bytes,
+        *,
+        thread_id: str = "",
+        max_bytes: int | None = None,
+        max_unsent: int | None = None,
+    ) -> Attachment:
+        """Keep an uploaded file for `owner`, unsent (files unsent for a day are forgotten meanwhile). Raises OverLimit,
+        keeping nothing, when the owner has `max_unsent` files waiting already, or when the owner's unsent files and
+        those of `thread_id` would hold more than `max_bytes` (checked and written at once)."""
 
     @abstractmethod
     def attachment(self, owner: str, attachment_id: str) -> tuple[Attachment, bytes] | None:
@@ -74,11 +86,31 @@ class AttachmentStore(ABC):
 class SQLAttachments(AttachmentStore):
     """Attachments in the store's SQL database (mixed into SQLThreadStore: same engine, same transactions)."""
 
-    def add_attachment(self, owner: str, name: str, mime_type: str, data: bytes) -> Attachment:
+    def add_attachment(
+        self,
+        owner: str,
+        name: str,
+        mime_type: str,
+        data: bytes,
+        *,
+        thread_id: str = "",
+        max_bytes: int | None = None,
+        max_unsent: int | None = None,
+    ) -> Attachment:
         attachment = Attachment(new_id("att-"), name, mime_type, len(data))
         now = datetime.now(UTC)
+        a = attachments.c
         with self._transaction(write=True) as db:
-            db.execute(delete(attachments).where(attachments.c.thread_id.is_(None), attachments.c.created_at < now - UNSENT_FOR))
+            _one_writer_per_owner(db, owner)
+            db.execute(delete(attachments).where(a.thread_id.is_(None), a.created_at < now - UNSENT_FOR))
+            if max_unsent is not None:
+                waiting = int(db.scalar(select(func.count()).where(a.owner == owner, a.thread_id.is_(None))) or 0)
+                if waiting >= max_unsent:
+                    raise OverLimit("unsent", waiting)
+            if max_bytes is not None:
+                held = int(db.scalar(self._held_query(owner, thread_id)) or 0)
+                if held + attachment.size > max_bytes:
+                    raise OverLimit("conversation", held)
             db.execute(insert(attachments).values(_row(owner, attachment, data, now)))
         return attachment
 
@@ -113,12 +145,14 @@ class SQLAttachments(AttachmentStore):
         return [found[key] for key in dict.fromkeys(ids) if key in found]
 
     def held_bytes(self, owner: str, thread_id: str) -> int:
-        a = attachments.c
-        query = select(func.coalesce(func.sum(a.size), 0)).where(
-            a.owner == owner, or_(a.thread_id.is_(None), a.thread_id == thread_id)
-        )
         with self._transaction(write=False) as db:
-            return int(db.scalar(query) or 0)
+            return int(db.scalar(self._held_query(owner, thread_id)) or 0)
+
+    @staticmethod
+    def _held_query(owner: str, thread_id: str) -> Any:
+        a = attachments.c
+        held = or_(a.thread_id.is_(None), a.thread_id == thread_id)
+        return select(func.coalesce(func.sum(a.size), 0)).where(a.owner == owner, held)
 
     def remove_unsent(self, owner: str, attachment_id: str) -> bool:
         a = attachments.c
@@ -166,12 +200,28 @@ class MemoryAttachments(AttachmentStore):
         self._held: dict[str, _Held] = {}
         self._lock = threading.Lock()
 
-    def add_attachment(self, owner: str, name: str, mime_type: str, data: bytes) -> Attachment:
+    def add_attachment(
+        self,
+        owner: str,
+        name: str,
+        mime_type: str,
+        data: bytes,
+        *,
+        thread_id: str = "",
+        max_bytes: int | None = None,
+        max_unsent: int | None = None,
+    ) -> Attachment:
         attachment = Attachment(new_id("att-"), name, mime_type, len(data))
         now = datetime.now(UTC)
         with self._lock:
             for key in [key for key, held in self._held.items() if held.thread_id is None and held.created_at < now - UNSENT_FOR]:
                 del self._held[key]
+            waiting = sum(1 for held in self._held.values() if held.owner == owner and held.thread_id is None)
+            if max_unsent is not None and waiting >= max_unsent:
+                raise OverLimit("unsent", waiting)
+            held_bytes = self.held_bytes(owner, thread_id)
+            if max_bytes is not None and held_bytes + attachment.size > max_bytes:
+                raise OverLimit("conversation", held_bytes)
             self._held[attachment.id] = _Held(owner, attachment, data, None, now)
         return attachment
 

@@ -4,6 +4,7 @@ nobody else's grant reads them; a refused file comes back with the reason; an SV
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
 
 import httpx
@@ -153,3 +154,28 @@ def test_a_file_removed_before_sending_is_forgotten(served):
 def test_other_paths_go_to_the_app(served):
     url, _ = served
     assert httpx.get(url.replace("/copilot/attachments", "/elsewhere")).status_code == 204
+
+
+def test_uploads_at_once_do_not_pass_the_conversations_limit_together(served):
+    url, store = served
+    copilot.attachments = AttachmentRules(max_conversation_bytes=3_000, max_files=20)
+    alice = grant_for("alice")
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda n: upload(url, alice, f"{n}.txt", b"x" * 1_000, "text/plain"), range(8)))
+
+    assert sorted(answer.status_code for answer in answers) == [200] * 3 + [422] * 5
+    assert store.held_bytes("alice", "t1") == 3_000
+
+
+def test_files_waiting_to_be_sent_are_capped_and_an_empty_file_is_refused(served):
+    url, _ = served
+    copilot.attachments = AttachmentRules(max_files=2)
+    alice = grant_for("alice")
+    assert [upload(url, alice, f"{n}.txt", b"x", "text/plain").status_code for n in range(4)] == [200] * 4
+
+    fifth = upload(url, alice, "e.txt", b"x", "text/plain")
+    empty = upload(url, grant_for("bob"), "empty.txt", b"", "text/plain")
+
+    assert fifth.json() == {"error": "e.txt: 4 files are waiting to be sent already; send them or remove some first"}
+    assert (empty.status_code, empty.json()) == (422, {"error": "empty.txt is empty"})

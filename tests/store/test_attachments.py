@@ -117,3 +117,17 @@ def test_files_are_not_attached_past_the_conversations_limit(store: SQLThreadSto
     assert [file.name for file in store.thread_attachments("alice", thread.id)] == ["a.txt"]  # none of them went
     assert store.attach("alice", [first.id], thread.id, max_bytes=1000) == [first]  # what fits goes
     assert store.held_bytes("alice", thread.id) == 1100  # 900 in the conversation, 200 still unsent
+
+
+def test_an_upload_is_refused_past_the_unsent_cap_or_the_bytes_held(store: SQLThreadStore):
+    for name in ("a.txt", "b.txt"):
+        store.add_attachment("alice", name, "text/plain", b"x" * 400, max_unsent=2)
+
+    with pytest.raises(OverLimit) as too_many:
+        store.add_attachment("alice", "c.txt", "text/plain", b"x", max_unsent=2)
+    with pytest.raises(OverLimit) as too_big:
+        store.add_attachment("alice", "d.txt", "text/plain", b"x" * 300, thread_id="t1", max_bytes=1000)
+
+    assert (too_many.value.limit, too_many.value.held) == ("unsent", 2)
+    assert (too_big.value.limit, too_big.value.held) == ("conversation", 800)
+    assert store.held_bytes("alice", "t1") == 800  # neither was kept
