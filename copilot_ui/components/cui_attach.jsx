@@ -173,11 +173,14 @@ export function CuiAttach({
     };
   }, [take]);
 
-  const ids = files.filter((f) => f.id).map((f) => f.id).join(",");
+  const uploaded = files.filter((f) => f.id);
+  const ids = uploaded.map((f) => f.id).join(",");
+  const names = JSON.stringify(uploaded.map((f) => f.name)); // a file the server cannot attach is named to the person
   return (
     <div className="cui-attach" style={{ display: "contents" }} ref={anchor}>
       <Style />
       <input type="hidden" name="attachments" value={ids} />
+      <input type="hidden" name="attachment_names" value={names} />
       {path ? (
         <>
           <input ref={picker} type="file" multiple accept={accept} hidden tabIndex={-1} aria-hidden="true"

@@ -65,10 +65,13 @@ class AttachmentStore(ABC):
         """The bytes of those of these files that are the owner's, by id."""
 
     @abstractmethod
-    def attach(self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None) -> list[Attachment]:
+    def attach(
+        self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None, every: bool = False
+    ) -> list[Attachment]:
         """Attach the owner's unsent files (or files of this thread already) to the thread, in the order named; the
-        others (another owner's, another thread's, unknown) are left out. With `max_bytes`, raises OverLimit and
-        attaches none when the thread would hold more bytes of files than that (checked and written at once)."""
+        others (another owner's, another thread's, unknown) are left out; with `every`, none is attached unless all
+        can be (then the list is shorter than the ids named, and nothing was written). With `max_bytes`, raises
+        OverLimit and attaches none when the thread would hold more bytes of files than that (checked as written)."""
 
     @abstractmethod
     def held_bytes(self, owner: str, thread_id: str) -> int:
@@ -127,13 +130,15 @@ class SQLAttachments(AttachmentStore):
             rows = db.execute(select(a.id, a.data).where(a.owner == owner, a.id.in_(list(ids)))).all()
         return {row.id: bytes(row.data) for row in rows}
 
-    def attach(self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None) -> list[Attachment]:
+    def attach(
+        self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None, every: bool = False
+    ) -> list[Attachment]:
         a = attachments.c
         mine = (a.owner == owner, a.id.in_(list(ids)), or_(a.thread_id.is_(None), a.thread_id == thread_id))
         with self._transaction(write=True) as db:
             _one_writer_per_owner(db, owner)
             rows = db.execute(select(a.id, a.name, a.mime_type, a.size, a.thread_id).where(*mine)).all()
-            adding = [row for row in rows if row.thread_id is None]
+            adding = [row for row in rows if row.thread_id is None] if not every or len(rows) == len(set(ids)) else []
             if max_bytes is not None and adding:
                 in_thread = select(func.coalesce(func.sum(a.size), 0)).where(a.owner == owner, a.thread_id == thread_id)
                 held = int(db.scalar(in_thread) or 0)
@@ -232,9 +237,13 @@ class MemoryAttachments(AttachmentStore):
     def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
         return {held.attachment.id: held.data for held in self._owned(owner, ids)}
 
-    def attach(self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None) -> list[Attachment]:
+    def attach(
+        self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None, every: bool = False
+    ) -> list[Attachment]:
         with self._lock:
             found = [held for held in self._owned(owner, dict.fromkeys(ids)) if held.thread_id in (None, thread_id)]
+            if every and len(found) < len(set(ids)):
+                return [held.attachment for held in found]  # none attached
             adding = sum(held.attachment.size for held in found if held.thread_id is None)
             if max_bytes is not None and adding:
                 in_thread = sum(h.attachment.size for h in self._held.values() if h.owner == owner and h.thread_id == thread_id)

@@ -4,10 +4,12 @@ process's memory; and how a drive reads their bytes for its owner when the agent
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from ...core import Attachment, AttachmentBytes, size_text
+from ...core._attachments import shown_name
 from ...store import AttachmentStore, MemoryAttachments, OverLimit
 from ._copilot import copilot
 
@@ -34,13 +36,19 @@ def attachment_bytes_for(owner: str) -> AttachmentBytes:
     return attachment_bytes
 
 
-def attachment_ids(form: dict[str, Any]) -> list[str]:
-    """The ids of the files the composer's form names (at most a message's worth, no repeats)."""
+def attachment_ids(form: dict[str, Any]) -> dict[str, str]:
+    """The files the composer's form names, id: name (at most a message's worth, no repeats)."""
     rules = copilot.attachments
     if rules is None:
-        return []
+        return {}
     ids = [part.strip() for part in str(form.get("attachments") or "").split(",") if part.strip()]
-    return list(dict.fromkeys(ids))[: rules.max_files]
+    try:
+        names = json.loads(str(form.get("attachment_names") or "[]"))
+    except ValueError:
+        names = []
+    names = [str(name) for name in names] if isinstance(names, list) else []
+    named = {key: shown_name(names[n]) if n < len(names) else "a file" for n, key in enumerate(ids)}
+    return dict(list(named.items())[: rules.max_files])
 
 
 @dataclass(frozen=True)
@@ -51,19 +59,32 @@ class Attached:
     refusal: str = ""
 
 
-async def attached(owner: str, ids: list[str], thread_id: str) -> Attached:
-    """Attach the named files to the conversation (the owner's, not another conversation's), unless the conversation
-    would then hold more bytes of files than it may: the store checks that as it attaches them."""
+async def attached(owner: str, named: dict[str, str], thread_id: str) -> Attached:
+    """Attach the named files (id: name) to the conversation, all of them or none: each must be the owner's, not
+    another conversation's, and the conversation must not then hold more bytes of files than it may (the store
+    checks that as it attaches them). When they cannot all go, the reason, and the others are forgotten (the
+    composer no longer shows them)."""
     rules = copilot.attachments
-    if not ids or rules is None:
+    if not named or rules is None:
         return Attached()
-    limit = rules.max_conversation_bytes
+    store, ids, limit = attachment_store(), list(named), rules.max_conversation_bytes
     try:
-        files = await asyncio.to_thread(attachment_store().attach, owner, ids, thread_id, max_bytes=limit)
+        files = await asyncio.to_thread(store.attach, owner, ids, thread_id, max_bytes=limit, every=True)
     except OverLimit as over:
         held = f"it holds {size_text(over.held)}" if over.held else "it holds none yet"
         return Attached(
             refusal=f"The message was not sent: its files would take this conversation past its limit of "
             f"{size_text(limit)} of files ({held}). Remove some, or start a new conversation."
         )
-    return Attached(tuple(files))
+    if len(files) == len(ids):
+        return Attached(tuple(files))
+    found = {file.id for file in files}
+    missing = [name for key, name in named.items() if key not in found]
+    for key in found:
+        await asyncio.to_thread(store.remove_unsent, owner, key)
+    them = "it" if len(missing) == 1 else "them"
+    return Attached(
+        refusal=f"The message was not sent: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} no longer "
+        f"here for you (files not sent within a day are forgotten, and logging out leaves them behind). "
+        f"Attach {them} again, then send."
+    )
