@@ -67,7 +67,11 @@ class _Attachments:
             return
         from .state._attachment_grants import owner_of
 
-        query = {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode()).items()}
+        try:
+            query = {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode()).items()}
+        except UnicodeDecodeError:
+            await _json(send, 400, {"error": "The address of this request is not valid."})
+            return
         method = scope["method"]
         owner = owner_of(query.get("grant", ""), "read" if method in ("GET", "HEAD") else "write")
         if owner is None:

@@ -3,6 +3,7 @@ nobody else's grant reads them; a refused file comes back with the reason; an SV
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
@@ -40,6 +41,20 @@ def served(tmp_path) -> Iterator[tuple[str, SQLThreadStore]]:
         server.stop()
         copilot.store, copilot.attachments = before
         store.close()
+
+
+async def answer_to(scope: dict) -> int:
+    """The status the endpoint answers a request of this scope with, called directly (no HTTP server in between)."""
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    await attachment_endpoint()(_app)({"headers": [], **scope}, receive, send)
+    return sent[0]["status"]
 
 
 def upload(url: str, grant: str, name: str, data: bytes, mime: str = "", thread: str = "t1") -> httpx.Response:
@@ -92,6 +107,18 @@ def test_a_grant_cannot_be_made_up(served):
     made_up = grant_for("alice").split(".")[0] + ".0123456789abcdef0123456789abcdef"
     assert owner_of(made_up) is None
     assert upload(url, made_up, "a.txt", b"hello").status_code == 403
+
+
+def test_a_forged_grant_or_address_of_any_characters_is_refused_not_an_error(served):
+    url, _ = served
+    forged = grant_for("alice").split(".")[0] + ".é"
+    assert owner_of(forged) is None
+    assert upload(url, forged, "a.txt", b"hello").status_code == 403
+    assert httpx.get(f"{url}/att-1", params={"grant": forged}).status_code == 403
+
+    # a query string that is not UTF-8 at all (an HTTP server may pass one on as it came)
+    scope = {"type": "http", "method": "GET", "path": "/copilot/attachments/att-1", "query_string": b"grant=\xff\xfe"}
+    assert asyncio.run(answer_to(scope)) == 400
 
 
 def test_a_refused_file_comes_back_with_the_reason(served):
