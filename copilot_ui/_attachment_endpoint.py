@@ -13,8 +13,8 @@ websocket (a state change is resent whole, and a background event would hold the
 Every request brings one of the tab's grants (see state._attachment_grants): a read grant to read, a write grant
 to upload or remove. A file is its owner's, and nobody else's grant reads, attaches or deletes it. A file comes
 back as data, never as a page: `nosniff`, `Content-Security-Policy: sandbox` (an SVG opened by its URL runs no
-script), and every type but images downloads (`Content-Disposition: attachment`); the copilot shows images with
-<img>, which runs no script either.
+script), and every type but PNG, JPEG, GIF and WebP images downloads (`Content-Disposition: attachment`); the
+copilot shows images with <img>, which runs no script either.
 
 Why not Reflex's own upload (`rx.upload`): it takes files from its drop zone only (the composer takes them from a
 paste and from a drop anywhere on the panel too), runs its handler as an event of the tab's state, and serves every
@@ -137,7 +137,7 @@ async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -
         await _json(send, 404, {"error": "no such file"})
         return
     attachment, data = found
-    disposition = "inline" if attachment.is_image else "attachment"
+    disposition = "inline" if attachment.opens_inline else "attachment"
     headers = [
         (b"content-type", attachment.mime_type.encode("latin-1", "replace")),
         (b"content-length", str(len(data)).encode()),

@@ -54,6 +54,12 @@ TYPES_BY_EXTENSION = {
     "json": "application/json",
 }
 
+# The only types a file's URL opens in the browser: raster images, which run nothing. Every other type (SVG, HTML,
+# PDF…) downloads instead.
+INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+# A media type as RFC 6838 spells one: type/subtype, nothing more ("image/png, text/html" is not one).
+_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}")
+
 AttachmentBytes = Callable[[list[str]], Awaitable[dict[str, bytes]]]
 """Gives the bytes of the attachments named (by id) that it holds: how the loop reaches them when the agent runs."""
 
@@ -71,6 +77,11 @@ class Attachment:
     def is_image(self) -> bool:
         """Shown as a thumbnail (an SVG too: drawn by <img>, where it runs no script)."""
         return self.mime_type.startswith("image/")
+
+    @property
+    def opens_inline(self) -> bool:
+        """Shown by the browser when its URL is opened (a raster image); every other file downloads."""
+        return self.mime_type in INLINE_TYPES
 
 
 @dataclass(frozen=True)
@@ -94,9 +105,11 @@ class AttachmentRules:
         return 2 * self.max_files
 
     def mime_type_of(self, name: str, given: str = "") -> str:
-        """A file's media type: by its name's extension when known, else the one the browser gave."""
+        """A file's media type: by its name's extension when known, else the one the browser gave if it is one
+        type/subtype (its parameters dropped), else application/octet-stream."""
         extension = name.rpartition(".")[2].lower() if "." in name else ""
-        return TYPES_BY_EXTENSION.get(extension) or (given or "").split(";")[0].strip().lower() or "application/octet-stream"
+        given = (given or "").split(";")[0].strip().lower()
+        return TYPES_BY_EXTENSION.get(extension) or (given if _MEDIA_TYPE.fullmatch(given) else "application/octet-stream")
 
     def accepts(self, mime_type: str) -> bool:
         """Whether files of this media type may be attached."""

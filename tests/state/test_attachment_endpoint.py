@@ -155,6 +155,19 @@ def test_an_svg_is_served_as_an_image_that_runs_no_script(served):
     assert back.headers["content-security-policy"].startswith("sandbox;")
     assert "script-src" not in back.headers["content-security-policy"]
     assert back.headers["x-content-type-options"] == "nosniff"
+    assert back.headers["content-disposition"].startswith("attachment;")  # opened by its URL, it downloads
+
+
+def test_only_raster_images_open_in_the_browser(served):
+    url, _ = served
+    copilot.attachments = AttachmentRules(types=("image/*",))
+    alice, read = grant_for("alice"), grant_for("alice", "read")
+
+    png_id = upload(url, alice, "chart.png", png(), "image/png").json()["id"]
+    smuggled = upload(url, alice, "page", b"<script>alert(1)</script>", "image/png, text/html")
+
+    assert httpx.get(f"{url}/{png_id}", params={"grant": read}).headers["content-disposition"].startswith("inline;")
+    assert (smuggled.status_code, smuggled.json()) == (422, {"error": "page: this type of file is not accepted"})
 
 
 def test_a_document_downloads_rather_than_opens(served):
