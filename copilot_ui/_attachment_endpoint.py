@@ -144,7 +144,7 @@ async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -
         (b"content-disposition", f"{disposition}; filename*=UTF-8''{quote(attachment.name)}".encode()),
         (b"content-security-policy", b"sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"),
         (b"x-content-type-options", b"nosniff"),
-        (b"cache-control", b"private, max-age=86400"),
+        (b"cache-control", b"private, no-store"),  # a deleted file must not come back from a cache
         (b"cross-origin-resource-policy", b"same-site"),
         (b"referrer-policy", b"no-referrer"),  # the grant in this URL goes nowhere else
     ]

@@ -48,6 +48,8 @@ from .view import (
     window_texts,
 )
 
+RENEW_GRANTS_EVENT = "cui-renew-grants"
+
 logger = logging.getLogger("copilot_ui.state")
 
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
@@ -183,6 +185,9 @@ class CopilotState(rx.State):
             self._show(conversation.items(thread))
         yield rx.call_script(whole_texts_script({note.id: [0, refusal]}))
         yield rx.set_value(COMPOSER_INPUT_ID, text)
+        # The files may have gone up under a grant of another owner (before a login, a logout): the composer asks
+        # for new grants (cui_attach.jsx listens).
+        yield rx.call_script(f"window.dispatchEvent(new Event({RENEW_GRANTS_EVENT!r}))")
 
     @rx.event(background=True)
     async def regenerate(self) -> AsyncIterator[Any]:

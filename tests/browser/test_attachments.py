@@ -8,6 +8,7 @@ reload. A file over the limit, or of a type the app does not take, is refused wi
 from __future__ import annotations
 
 import base64
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -232,5 +233,34 @@ def test_after_a_restart_the_tab_still_takes_and_shows_files(ready: Page, tabs, 
     page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
     attached(page, "orders.csv")
     ask(page, "and this?")
+    idle(page)
+    expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
+
+
+def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_again(ready: Page, tabs):
+    page = ready
+    tabs.allowed.append(lambda text: "status of 403 (Forbidden)" in text)  # the refused upload, as the browser logs it
+    grants: list[str] = []
+
+    def upload_seen(request) -> None:
+        if request.method == "POST" and "/copilot/attachments?" in request.url:
+            grants.append(parse_qs(urlparse(request.url).query)["grant"][0])
+
+    page.on("request", upload_seen)
+    expired = {"error": "This page may no longer attach or show files: reload it."}  # what the endpoint answers then
+    page.wait_for_timeout(1100)  # a grant names its expiry in seconds: a renewed one differs from this one
+    page.route("**/copilot/attachments?*", lambda route: route.fulfill(status=403, json=expired), times=1)
+
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+
+    expect(page.locator(".cui-composer").get_by_role("alert")).to_have_text(
+        "orders.csv was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again."
+    )
+    expect(page.locator(".cui-attach-file")).to_have_count(0)
+    page.wait_for_timeout(1000)  # the renewal's round trip (nothing on the page shows a grant)
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+    attached(page, "orders.csv")
+    assert len(grants) == 2 and grants[0] != grants[1]  # the second went up under the renewed grant
+    ask(page, "sum these up")
     idle(page)
     expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)

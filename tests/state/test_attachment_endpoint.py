@@ -76,6 +76,7 @@ def test_an_uploaded_image_is_read_back_by_its_owner(served):
     assert back.content == image
     assert back.headers["content-type"] == "image/png"
     assert back.headers["x-content-type-options"] == "nosniff"
+    assert back.headers["cache-control"] == "private, no-store"  # deleted, it comes back from no cache either
     assert back.headers["referrer-policy"] == "no-referrer"
 
 
