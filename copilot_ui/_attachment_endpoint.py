@@ -31,6 +31,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, unquote
 
 from .core import Attachment, AttachmentRules
+from .core._attachments import shown_name
 from .server._endpoint_access import ASGIApp, Receive, Scope, Send
 from .store import OverLimit
 
@@ -94,8 +95,9 @@ async def _upload(scope: Scope, receive: Receive, send: Send, owner: str, thread
         await _json(send, 404, {"error": "This copilot takes no files."})
         return
     headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
-    name = unquote(headers.get("x-file-name", ""))[:_NAME_LIMIT] or "file"
-    mime_type = rules.mime_type_of(name, headers.get("content-type", ""))
+    given_name = unquote(headers.get("x-file-name", ""))
+    name = shown_name(given_name)  # kept as shown: printable characters on one line, bounded
+    mime_type = rules.mime_type_of(given_name, headers.get("content-type", ""))
     declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else None
     refusal = rules.refusal(name, mime_type, declared or 1)  # the type, a size announced over the limit: before reading
     data = None if refusal else await _body(receive, rules.max_file_bytes)

@@ -158,7 +158,10 @@ def size_text(size: int) -> str:
 def shown_name(name: str, limit: int = 120) -> str:
     """A file name as the copilot names it: printable characters only, on one line, bounded."""
     cleaned = "".join(ch for ch in name if ch.isprintable()).strip() or "file"
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+    if len(cleaned) <= limit:
+        return cleaned
+    extension = "." + cleaned.rpartition(".")[2] if "." in cleaned[-10:] else ""  # a shortened name keeps its type
+    return cleaned[: limit - 1 - len(extension)] + "…" + extension
 
 
 def attachment_parts(attachments: Iterable[Attachment]) -> list[ImagePart | DocumentPart]:

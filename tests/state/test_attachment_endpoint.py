@@ -220,3 +220,14 @@ def test_files_waiting_to_be_sent_are_capped_and_an_empty_file_is_refused(served
 
     assert fifth.json() == {"error": "e.txt: 4 files are waiting to be sent already; send them or remove some first"}
     assert (empty.status_code, empty.json()) == (422, {"error": "empty.txt is empty"})
+
+
+def test_a_file_is_kept_under_its_name_as_shown(served):
+    url, store = served
+    alice = grant_for("alice")
+
+    answer = upload(url, alice, "orders\n\x1b[31m\u202e" + "x" * 300 + ".csv", ORDERS_CSV, "application/octet-stream")
+
+    kept, _ = store.attachment("alice", answer.json()["id"])
+    assert kept.name == answer.json()["name"] == "orders[31m" + "x" * 105 + "….csv"
+    assert kept.mime_type == "text/csv"  # its type read from the name it came with
