@@ -61,8 +61,8 @@ class AttachmentStore(ABC):
         """The owner's file and its bytes; None for another owner's, or none."""
 
     @abstractmethod
-    def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
-        """The bytes of those of these files that are the owner's, by id."""
+    def attachment_bytes(self, owner: str, ids: Sequence[str], thread_id: str | None = None) -> dict[str, bytes]:
+        """The bytes of those of these files that are the owner's (and attached to `thread_id`, if given), by id."""
 
     @abstractmethod
     def attach(
@@ -124,10 +124,11 @@ class SQLAttachments(AttachmentStore):
             row = db.execute(query).one_or_none()
         return None if row is None else (_attachment(row), bytes(row.data))
 
-    def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
+    def attachment_bytes(self, owner: str, ids: Sequence[str], thread_id: str | None = None) -> dict[str, bytes]:
         a = attachments.c
+        where = [a.owner == owner, a.id.in_(list(ids))] + ([a.thread_id == thread_id] if thread_id is not None else [])
         with self._transaction(write=False) as db:
-            rows = db.execute(select(a.id, a.data).where(a.owner == owner, a.id.in_(list(ids)))).all()
+            rows = db.execute(select(a.id, a.data).where(*where)).all()
         return {row.id: bytes(row.data) for row in rows}
 
     def attach(
@@ -234,8 +235,9 @@ class MemoryAttachments(AttachmentStore):
         held = self._held.get(attachment_id)
         return (held.attachment, held.data) if held is not None and held.owner == owner else None
 
-    def attachment_bytes(self, owner: str, ids: Sequence[str]) -> dict[str, bytes]:
-        return {held.attachment.id: held.data for held in self._owned(owner, ids)}
+    def attachment_bytes(self, owner: str, ids: Sequence[str], thread_id: str | None = None) -> dict[str, bytes]:
+        owned = self._owned(owner, ids)
+        return {held.attachment.id: held.data for held in owned if thread_id is None or held.thread_id == thread_id}
 
     def attach(
         self, owner: str, ids: Sequence[str], thread_id: str, *, max_bytes: int | None = None, every: bool = False

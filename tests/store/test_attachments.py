@@ -131,3 +131,13 @@ def test_an_upload_is_refused_past_the_unsent_cap_or_the_bytes_held(store: SQLTh
     assert (too_many.value.limit, too_many.value.held) == ("unsent", 2)
     assert (too_big.value.limit, too_big.value.held) == ("conversation", 800)
     assert store.held_bytes("alice", "t1") == 800  # neither was kept
+
+
+def test_a_conversations_agent_reads_the_bytes_of_its_own_files_only(store: SQLThreadStore):
+    first = sent(store, "alice", ("chart.png", "image/png", png()))
+    second = sent(store, "alice", ("orders.csv", "text/csv", ORDERS_CSV))
+    (chart,) = store.thread_attachments("alice", first.id)
+    (orders,) = store.thread_attachments("alice", second.id)
+    unsent = store.add_attachment("alice", "notes.txt", "text/plain", b"draft")
+
+    assert store.attachment_bytes("alice", [chart.id, orders.id, unsent.id], second.id) == {orders.id: ORDERS_CSV}

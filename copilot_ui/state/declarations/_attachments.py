@@ -27,11 +27,12 @@ def attachment_store() -> AttachmentStore:
     return _IN_MEMORY
 
 
-def attachment_bytes_for(owner: str) -> AttachmentBytes:
-    """How the loop of an owner's conversation reads the bytes of its files (only that owner's)."""
+def attachment_bytes_for(owner: str, thread_id: str) -> AttachmentBytes:
+    """How the loop of an owner's conversation reads the bytes of its files (only those attached to it: a message
+    naming another conversation's file, or an unsent one, by its id, gets nothing)."""
 
     async def attachment_bytes(ids: list[str]) -> dict[str, bytes]:
-        return await asyncio.to_thread(attachment_store().attachment_bytes, owner, ids)
+        return await asyncio.to_thread(attachment_store().attachment_bytes, owner, ids, thread_id)
 
     return attachment_bytes
 
