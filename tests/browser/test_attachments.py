@@ -264,3 +264,28 @@ def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_agai
     ask(page, "sum these up")
     idle(page)
     expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
+
+
+def test_a_message_whose_file_is_gone_is_not_sent_and_says_why(ready: Page):
+    page = ready
+    uploads: list[str] = []
+    page.on("response", lambda response: uploads.append(response.url) if "/copilot/attachments?" in response.url else None)
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+    attached(page, "orders.csv")
+    file_id = page.locator('input[name="attachments"]').input_value()
+    grant = parse_qs(urlparse(uploads[0]).query)["grant"][0]
+    base = uploads[0].split("?")[0]
+    # the file is forgotten meanwhile (as one unsent for a day is, or one that is another owner's after a logout)
+    assert page.request.delete(f"{base}/{file_id}?grant={grant}").status == 200
+    box = page.get_by_role("textbox", name="Ask the copilot")
+    box.fill("sum these up")
+    box.press("Enter")
+
+    expect(copilot(page).locator('[data-kind="error"]')).to_have_text(
+        "The message was not sent: orders.csv is no longer here for you (files not sent within a day are forgotten, "
+        "and logging out leaves them behind). Attach it again, then send.",
+        timeout=TURN_TIMEOUT,
+    )
+    expect(box).to_have_value("sum these up")
+    expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)
+    expect(replies(page)).to_have_count(0)
