@@ -45,7 +45,10 @@ export const sizeText = (size) => {
 
 const shownName = (name) => {
   const cleaned = Array.from(name || "").filter((ch) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(ch)).join("").trim() || "file";
-  return cleaned.length <= 120 ? cleaned : `${cleaned.slice(0, 119)}…`;
+  if (cleaned.length <= 120) return cleaned;
+  const dot = cleaned.lastIndexOf("."); // a shortened name keeps its extension, as the server keeps it (shown_name)
+  const extension = dot >= 0 && dot >= cleaned.length - 10 ? cleaned.slice(dot) : "";
+  return `${cleaned.slice(0, 119 - extension.length)}…${extension}`;
 };
 
 export const fileURL = (path, id, grant) =>

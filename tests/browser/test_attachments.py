@@ -289,3 +289,16 @@ def test_a_message_whose_file_is_gone_is_not_sent_and_says_why(ready: Page):
     expect(box).to_have_value("sum these up")
     expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)
     expect(replies(page)).to_have_count(0)
+
+
+def test_a_long_name_is_shortened_alike_in_the_composer_and_in_the_message(ready: Page):
+    page = ready
+    long_name = "quarterly orders " + "x" * 300 + ".csv"
+    shortened = ("quarterly orders " + "x" * 300)[:115] + "….csv"
+    page.evaluate(DROP, [".cui-panel", [encoded(long_name, "text/csv", ORDERS_CSV)]])
+    attached(page, shortened)
+
+    ask(page, "sum these up")
+
+    expect(copilot(page).locator('[data-kind="user"] .cui-sent-file')).to_have_attribute("data-file", shortened)
+    idle(page)
