@@ -13,8 +13,8 @@ websocket (a state change is resent whole, and a background event would hold the
 Every request brings one of the tab's grants (see state._attachment_grants): a read grant to read, a write grant
 to upload or remove. A file is its owner's, and nobody else's grant reads, attaches or deletes it. A file comes
 back as data, never as a page: `nosniff`, `Content-Security-Policy: sandbox` (an SVG opened by its URL runs no
-script), and every type but images downloads (`Content-Disposition: attachment`); the copilot shows images with
-<img>, which runs no script either.
+script), and every type but PNG, JPEG, GIF and WebP images downloads (`Content-Disposition: attachment`); the
+copilot shows images with <img>, which runs no script either.
 
 Why not Reflex's own upload (`rx.upload`): it takes files from its drop zone only (the composer takes them from a
 paste and from a drop anywhere on the panel too), runs its handler as an event of the tab's state, and serves every
@@ -30,7 +30,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote
 
+from .core import Attachment, AttachmentRules
+from .core._attachments import shown_name
 from .server._endpoint_access import ASGIApp, Receive, Scope, Send
+from .store import OverLimit
 
 DEFAULT_PATH = "/copilot/attachments"
 _NAME_LIMIT = 255
@@ -65,7 +68,11 @@ class _Attachments:
             return
         from .state._attachment_grants import owner_of
 
-        query = {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode()).items()}
+        try:
+            query = {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode()).items()}
+        except UnicodeDecodeError:
+            await _json(send, 400, {"error": "The address of this request is not valid."})
+            return
         method = scope["method"]
         owner = owner_of(query.get("grant", ""), "read" if method in ("GET", "HEAD") else "write")
         if owner is None:
@@ -81,29 +88,47 @@ class _Attachments:
 
 
 async def _upload(scope: Scope, receive: Receive, send: Send, owner: str, thread_id: str) -> None:
-    from .state.declarations import attachment_store, copilot
+    from .state.declarations import copilot
 
     rules = copilot.attachments
     if rules is None:
         await _json(send, 404, {"error": "This copilot takes no files."})
         return
     headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
-    name = unquote(headers.get("x-file-name", ""))[:_NAME_LIMIT] or "file"
-    mime_type = rules.mime_type_of(name, headers.get("content-type", ""))
-    declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else 0
-    refusal = rules.refusal(name, mime_type, declared)  # the type, and a size announced over the limit: before reading
-    data = b"" if refusal else await _body(receive, rules.max_file_bytes)
-    if data is None:
-        refusal = rules.refusal(name, mime_type, rules.max_file_bytes + 1)
+    given_name = unquote(headers.get("x-file-name", ""))
+    name = shown_name(given_name)  # kept as shown: printable characters on one line, bounded
+    mime_type = rules.mime_type_of(given_name, headers.get("content-type", ""))
+    declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else None
+    refusal = rules.refusal(name, mime_type, declared or 1)  # the type, a size announced over the limit: before reading
+    data = None if refusal else await _body(receive, rules.max_file_bytes)
     if refusal is None:
-        store = attachment_store()
-        held = await asyncio.to_thread(store.held_bytes, owner, thread_id[:_NAME_LIMIT])
-        refusal = rules.refusal(name, mime_type, len(data), held=held)
-    if refusal is not None:
-        await _json(send, 422, {"error": refusal})
+        refusal = rules.refusal(name, mime_type, rules.max_file_bytes + 1 if data is None else len(data))
+    kept = refusal or await asyncio.to_thread(_keep, owner, name, mime_type, data or b"", thread_id[:_NAME_LIMIT], rules)
+    if isinstance(kept, str):
+        await _json(send, 422, {"error": kept})
         return
-    attachment = await asyncio.to_thread(store.add_attachment, owner, name, mime_type, data)
+    attachment = kept
     await _json(send, 200, {"id": attachment.id, "name": name, "size": attachment.size, "image": attachment.is_image})
+
+
+def _keep(owner: str, name: str, mime_type: str, data: bytes, thread_id: str, rules: AttachmentRules) -> Attachment | str:
+    """Keep the file, or say why not: the limits are checked as it is kept (uploads at once do not pass them together)."""
+    from .state.declarations import attachment_store
+
+    try:
+        return attachment_store().add_attachment(
+            owner,
+            name,
+            mime_type,
+            data,
+            thread_id=thread_id,
+            max_bytes=rules.max_conversation_bytes,
+            max_unsent=rules.max_unsent_files,
+        )
+    except OverLimit as over:
+        if over.limit == "unsent":
+            return rules.unsent_refusal(name, over.held)
+        return rules.refusal(name, mime_type, len(data), held=over.held) or "over the conversation's limit"
 
 
 async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -> None:
@@ -114,14 +139,14 @@ async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -
         await _json(send, 404, {"error": "no such file"})
         return
     attachment, data = found
-    disposition = "inline" if attachment.is_image else "attachment"
+    disposition = "inline" if attachment.opens_inline else "attachment"
     headers = [
         (b"content-type", attachment.mime_type.encode("latin-1", "replace")),
         (b"content-length", str(len(data)).encode()),
         (b"content-disposition", f"{disposition}; filename*=UTF-8''{quote(attachment.name)}".encode()),
         (b"content-security-policy", b"sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"),
         (b"x-content-type-options", b"nosniff"),
-        (b"cache-control", b"private, max-age=86400"),
+        (b"cache-control", b"private, no-store"),  # a deleted file must not come back from a cache
         (b"cross-origin-resource-policy", b"same-site"),
         (b"referrer-policy", b"no-referrer"),  # the grant in this URL goes nowhere else
     ]

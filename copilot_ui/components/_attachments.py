@@ -29,7 +29,8 @@ class CuiAttach(rx.Component):
     accept: rx.Var[str]
     max_file_bytes: rx.Var[int]
     max_files: rx.Var[int]
-    on_renew: rx.EventHandler[no_args_event_spec]  # the tab has no grant (a first load, or its state was lost)
+    renew_in: rx.Var[int]  # seconds until the tab asks for new grants
+    on_renew: rx.EventHandler[no_args_event_spec]  # no grant (a first load, its state was lost), or they near expiry
 
 
 class CuiFiles(rx.Component):
@@ -52,6 +53,7 @@ def composer_files() -> rx.Component:
         path=AttachmentsState.path,
         grant=AttachmentsState.grant,
         read_grant=AttachmentsState.read_grant,
+        renew_in=AttachmentsState.renew_in,
         thread=CopilotState.thread_id,
         accept=rules.accept_attribute(),
         max_file_bytes=rules.max_file_bytes,

@@ -45,7 +45,10 @@ export const sizeText = (size) => {
 
 const shownName = (name) => {
   const cleaned = Array.from(name || "").filter((ch) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(ch)).join("").trim() || "file";
-  return cleaned.length <= 120 ? cleaned : `${cleaned.slice(0, 119)}…`;
+  if (cleaned.length <= 120) return cleaned;
+  const dot = cleaned.lastIndexOf("."); // a shortened name keeps its extension, as the server keeps it (shown_name)
+  const extension = dot >= 0 && dot >= cleaned.length - 10 ? cleaned.slice(dot) : "";
+  return `${cleaned.slice(0, 119 - extension.length)}…${extension}`;
 };
 
 export const fileURL = (path, id, grant) =>
@@ -61,19 +64,34 @@ const PaperclipIcon = () => (
 );
 
 export function CuiAttach({
-  path = "", grant = "", readGrant = "", thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5, onRenew,
+  path = "", grant = "", readGrant = "", renewIn = 0, thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5,
+  onRenew,
 }) {
   const [files, setFiles] = useState([]); // {key, name, size, image, id?, uploading}
   const [refused, setRefused] = useState([]);
   const anchor = useRef(null);
   const picker = useRef(null);
-  const latest = useRef({ files, path, grant, thread });
-  latest.current = { files, path, grant, thread };
+  const latest = useRef({ files, path, grant, thread, onRenew });
+  latest.current = { files, path, grant, thread, onRenew };
 
   // No grant: the page just loaded, or the server lost the tab's state (a restart) and the tab reconnected.
   useEffect(() => {
     if (!grant && onRenew) onRenew();
   }, [grant]);
+
+  // The server asks for new grants (a message could not take files uploaded under another owner's grant).
+  useEffect(() => {
+    const renew = () => latest.current.onRenew?.();
+    window.addEventListener("cui-renew-grants", renew);
+    return () => window.removeEventListener("cui-renew-grants", renew);
+  }, []);
+
+  // Grants expire: new ones before, so that a tab left open keeps taking and showing files.
+  useEffect(() => {
+    if (!grant || !renewIn || !onRenew) return undefined;
+    const timer = setTimeout(() => onRenew(), renewIn * 1000);
+    return () => clearTimeout(timer);
+  }, [grant, renewIn]);
 
   const take = useCallback(
     (chosen) => {
@@ -102,6 +120,10 @@ export function CuiAttach({
         })
           .then(async (response) => {
             const answer = await response.json().catch(() => ({}));
+            if (response.status === 403 && latest.current.onRenew) {
+              latest.current.onRenew(); // the grant ran out (a tab asleep past its renewal): a new one for the next try
+              throw new Error(`${name} was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again.`);
+            }
             if (!response.ok || !answer.id) throw new Error(answer.error || `${name}: the upload failed (${response.status})`);
             setFiles((now) => now.map((f) => (f.key === key ? { ...f, id: answer.id, image: answer.image, uploading: false } : f)));
           })
@@ -173,11 +195,14 @@ export function CuiAttach({
     };
   }, [take]);
 
-  const ids = files.filter((f) => f.id).map((f) => f.id).join(",");
+  const uploaded = files.filter((f) => f.id);
+  const ids = uploaded.map((f) => f.id).join(",");
+  const names = JSON.stringify(uploaded.map((f) => f.name)); // a file the server cannot attach is named to the person
   return (
     <div className="cui-attach" style={{ display: "contents" }} ref={anchor}>
       <Style />
       <input type="hidden" name="attachments" value={ids} />
+      <input type="hidden" name="attachment_names" value={names} />
       {path ? (
         <>
           <input ref={picker} type="file" multiple accept={accept} hidden tabIndex={-1} aria-hidden="true"

@@ -54,6 +54,12 @@ TYPES_BY_EXTENSION = {
     "json": "application/json",
 }
 
+# The only types a file's URL opens in the browser: raster images, which run nothing. Every other type (SVG, HTML,
+# PDF…) downloads instead.
+INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+# A media type as RFC 6838 spells one: type/subtype, nothing more ("image/png, text/html" is not one).
+_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}")
+
 AttachmentBytes = Callable[[list[str]], Awaitable[dict[str, bytes]]]
 """Gives the bytes of the attachments named (by id) that it holds: how the loop reaches them when the agent runs."""
 
@@ -72,6 +78,11 @@ class Attachment:
         """Shown as a thumbnail (an SVG too: drawn by <img>, where it runs no script)."""
         return self.mime_type.startswith("image/")
 
+    @property
+    def opens_inline(self) -> bool:
+        """Shown by the browser when its URL is opened (a raster image); every other file downloads."""
+        return self.mime_type in INLINE_TYPES
+
 
 @dataclass(frozen=True)
 class AttachmentRules:
@@ -87,10 +98,18 @@ class AttachmentRules:
     max_files: int = 5
     max_conversation_bytes: int = 50 * MB
 
+    @property
+    def max_unsent_files(self) -> int:
+        """How many uploaded files one owner may have waiting to be sent: two messages' worth (another tab of theirs
+        may be writing one too); more is refused, so that uploads never sent cannot pile up."""
+        return 2 * self.max_files
+
     def mime_type_of(self, name: str, given: str = "") -> str:
-        """A file's media type: by its name's extension when known, else the one the browser gave."""
+        """A file's media type: by its name's extension when known, else the one the browser gave if it is one
+        type/subtype (its parameters dropped), else application/octet-stream."""
         extension = name.rpartition(".")[2].lower() if "." in name else ""
-        return TYPES_BY_EXTENSION.get(extension) or (given or "").split(";")[0].strip().lower() or "application/octet-stream"
+        given = (given or "").split(";")[0].strip().lower()
+        return TYPES_BY_EXTENSION.get(extension) or (given if _MEDIA_TYPE.fullmatch(given) else "application/octet-stream")
 
     def accepts(self, mime_type: str) -> bool:
         """Whether files of this media type may be attached."""
@@ -103,6 +122,8 @@ class AttachmentRules:
         shown = shown_name(name)
         if not self.accepts(mime_type):
             return f"{shown}: this type of file is not accepted"
+        if size == 0:
+            return f"{shown} is empty"
         if size > self.max_file_bytes:
             return f"{shown} is {size_text(size)}; the limit is {size_text(self.max_file_bytes)}"
         if count >= self.max_files:
@@ -111,6 +132,10 @@ class AttachmentRules:
             limit = size_text(self.max_conversation_bytes)
             return f"{shown}: this conversation holds {size_text(held)} of files; the limit is {limit}"
         return None
+
+    def unsent_refusal(self, name: str, waiting: int) -> str:
+        """Why an upload is refused when its owner has too many files waiting to be sent, in words for the person."""
+        return f"{shown_name(name)}: {waiting} files are waiting to be sent already; send them or remove some first"
 
     def accept_attribute(self) -> str:
         """The `accept` of the file picker: the types and their extensions."""
@@ -133,7 +158,10 @@ def size_text(size: int) -> str:
 def shown_name(name: str, limit: int = 120) -> str:
     """A file name as the copilot names it: printable characters only, on one line, bounded."""
     cleaned = "".join(ch for ch in name if ch.isprintable()).strip() or "file"
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+    if len(cleaned) <= limit:
+        return cleaned
+    extension = "." + cleaned.rpartition(".")[2] if "." in cleaned[-10:] else ""  # a shortened name keeps its type
+    return cleaned[: limit - 1 - len(extension)] + "…" + extension
 
 
 def attachment_parts(attachments: Iterable[Attachment]) -> list[ImagePart | DocumentPart]:

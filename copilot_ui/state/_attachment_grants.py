@@ -36,7 +36,9 @@ def grant_for(owner: str, kind: Kind = "write", now: float | None = None) -> str
 def owner_of(grant: str, kind: Kind = "write", now: float | None = None) -> str | None:
     """The owner a grant of this kind was given to, if its signature is right and it has not expired; else None."""
     payload, _, signature = (grant or "").partition(".")
-    if not payload or not hmac.compare_digest(signature, _signature(f"{_PURPOSE}{kind}:{payload}")):
+    expected = _signature(f"{_PURPOSE}{kind}:{payload}").encode()
+    # bytes: compare_digest refuses a str that is not ASCII (a forged grant would raise instead of being refused)
+    if not payload or not hmac.compare_digest(signature.encode("utf-8", "surrogateescape"), expected):
         return None
     try:
         owner, expires = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from ._attachment_grants import grant_for
+from ._attachment_grants import GRANT_SECONDS, grant_for
 from ._copilot import CopilotState
 from .declarations import copilot
 
@@ -23,14 +23,17 @@ class AttachmentsState(rx.State):
     path: str = ""
     grant: str = ""  # uploads and removes the owner's files
     read_grant: str = ""  # reads them (in the URL of each file shown)
+    renew_in: int = 0  # seconds after which the tab asks for new grants (an hour before these expire)
 
     @rx.event
     async def start(self) -> None:
-        """The composer is on the page (or its connection is back): where to upload, and a fresh grant."""
+        """The composer is on the page (or its connection is back, or its grants near their expiry, or one was
+        refused, or a message could not take its files): where to upload, and fresh grants for the tab's owner now."""
         path = _SERVED["path"] if copilot.attachments is not None else ""
         owner = await (await self.get_state(CopilotState))._owner() if path else ""
         self.path, self.grant = path, grant_for(owner) if path else ""
         self.read_grant = grant_for(owner, "read") if path else ""
+        self.renew_in = max(60, GRANT_SECONDS - 3600) if path else 0
 
 
 def serve_attachments_at(path: str) -> None:

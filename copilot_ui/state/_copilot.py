@@ -48,6 +48,8 @@ from .view import (
     window_texts,
 )
 
+RENEW_GRANTS_EVENT = "cui-renew-grants"
+
 logger = logging.getLogger("copilot_ui.state")
 
 WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
@@ -151,7 +153,12 @@ class CopilotState(rx.State):
             owner = await self._owner()
             thread, conversation = await self._current_or_stored(owner)
             question = _question_for_composer(thread, conversation)
-        attachments = await attached(owner, files, thread.id)
+        taken = await attached(owner, files, thread.id)
+        if taken.refusal:
+            async for event in self._not_sent(text, taken.refusal):
+                yield event
+            return
+        attachments = taken.files
         if question is not None and not attachments:  # with files it is a message, said instead of an answer
             async for event in self._decide(*question, Answer(text)):
                 yield event
@@ -169,6 +176,18 @@ class CopilotState(rx.State):
         asked = str(form.get("agent") or "")
         async for event in work(StateTab(self), send_it, join=join, remote_request=elsewhere, agent_id=asked):
             yield event
+
+    async def _not_sent(self, text: str, refusal: str) -> AsyncIterator[Any]:
+        """Tell the person why their message was not sent, in the conversation, and give their text back to the box."""
+        async with self:
+            thread, conversation = self._current()
+            note = conversation.add_note("error", refusal, None)
+            self._show(conversation.items(thread))
+        yield rx.call_script(whole_texts_script({note.id: [0, refusal]}))
+        yield rx.set_value(COMPOSER_INPUT_ID, text)
+        # The files may have gone up under a grant of another owner (before a login, a logout): the composer asks
+        # for new grants (cui_attach.jsx listens).
+        yield rx.call_script(f"window.dispatchEvent(new Event({RENEW_GRANTS_EVENT!r}))")
 
     @rx.event(background=True)
     async def regenerate(self) -> AsyncIterator[Any]:

@@ -1,6 +1,6 @@
 """Conversations that last: threads and their messages in SQL (a SQLite file by default). No Reflex here."""
 
-from ._attachments import AttachmentStore, MemoryAttachments
+from ._attachments import AttachmentStore, MemoryAttachments, OverLimit
 from ._base import ANONYMOUS_OWNER, Rating, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
 from ._sql import SQLThreadStore
 
@@ -8,6 +8,7 @@ __all__ = [
     "ANONYMOUS_OWNER",
     "AttachmentStore",
     "MemoryAttachments",
+    "OverLimit",
     "Rating",
     "SQLThreadStore",
     "StoredThread",

@@ -8,6 +8,7 @@ reload. A file over the limit, or of a type the app does not take, is refused wi
 from __future__ import annotations
 
 import base64
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -234,3 +235,70 @@ def test_after_a_restart_the_tab_still_takes_and_shows_files(ready: Page, tabs, 
     ask(page, "and this?")
     idle(page)
     expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
+
+
+def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_again(ready: Page, tabs):
+    page = ready
+    tabs.allowed.append(lambda text: "status of 403 (Forbidden)" in text)  # the refused upload, as the browser logs it
+    grants: list[str] = []
+
+    def upload_seen(request) -> None:
+        if request.method == "POST" and "/copilot/attachments?" in request.url:
+            grants.append(parse_qs(urlparse(request.url).query)["grant"][0])
+
+    page.on("request", upload_seen)
+    expired = {"error": "This page may no longer attach or show files: reload it."}  # what the endpoint answers then
+    page.wait_for_timeout(1100)  # a grant names its expiry in seconds: a renewed one differs from this one
+    page.route("**/copilot/attachments?*", lambda route: route.fulfill(status=403, json=expired), times=1)
+
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+
+    expect(page.locator(".cui-composer").get_by_role("alert")).to_have_text(
+        "orders.csv was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again."
+    )
+    expect(page.locator(".cui-attach-file")).to_have_count(0)
+    page.wait_for_timeout(1000)  # the renewal's round trip (nothing on the page shows a grant)
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+    attached(page, "orders.csv")
+    assert len(grants) == 2 and grants[0] != grants[1]  # the second went up under the renewed grant
+    ask(page, "sum these up")
+    idle(page)
+    expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
+
+
+def test_a_message_whose_file_is_gone_is_not_sent_and_says_why(ready: Page):
+    page = ready
+    uploads: list[str] = []
+    page.on("response", lambda response: uploads.append(response.url) if "/copilot/attachments?" in response.url else None)
+    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+    attached(page, "orders.csv")
+    file_id = page.locator('input[name="attachments"]').input_value()
+    grant = parse_qs(urlparse(uploads[0]).query)["grant"][0]
+    base = uploads[0].split("?")[0]
+    # the file is forgotten meanwhile (as one unsent for a day is, or one that is another owner's after a logout)
+    assert page.request.delete(f"{base}/{file_id}?grant={grant}").status == 200
+    box = page.get_by_role("textbox", name="Ask the copilot")
+    box.fill("sum these up")
+    box.press("Enter")
+
+    expect(copilot(page).locator('[data-kind="error"]')).to_have_text(
+        "The message was not sent: orders.csv is no longer here for you (files not sent within a day are forgotten, "
+        "and logging out leaves them behind). Attach it again, then send.",
+        timeout=TURN_TIMEOUT,
+    )
+    expect(box).to_have_value("sum these up")
+    expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)
+    expect(replies(page)).to_have_count(0)
+
+
+def test_a_long_name_is_shortened_alike_in_the_composer_and_in_the_message(ready: Page):
+    page = ready
+    long_name = "quarterly orders " + "x" * 300 + ".csv"
+    shortened = ("quarterly orders " + "x" * 300)[:115] + "….csv"
+    page.evaluate(DROP, [".cui-panel", [encoded(long_name, "text/csv", ORDERS_CSV)]])
+    attached(page, shortened)
+
+    ask(page, "sum these up")
+
+    expect(copilot(page).locator('[data-kind="user"] .cui-sent-file')).to_have_attribute("data-file", shortened)
+    idle(page)

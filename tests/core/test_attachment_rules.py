@@ -61,3 +61,14 @@ async def test_an_edited_message_keeps_its_files_and_a_queued_one_brings_them():
     saved.queued = [QueuedMessage("q1", "and this", (chart,))]
     saved.restore_bookkeeping(saved.bookkeeping_json())
     assert saved.queued[0].attachments == (chart,)
+
+
+def test_a_media_type_given_by_the_browser_must_be_one_type_and_subtype():
+    rules = AttachmentRules(types=("image/*",))
+
+    smuggled = rules.mime_type_of("picture", "image/png, text/html")
+
+    assert smuggled == "application/octet-stream"
+    assert rules.refusal("picture", smuggled, 10) == "picture: this type of file is not accepted"
+    assert rules.mime_type_of("picture", "Image/PNG; charset=x") == "image/png"
+    assert rules.mime_type_of("picture", "image/png\r\nx-evil: 1") == "application/octet-stream"

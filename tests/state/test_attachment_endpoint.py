@@ -3,7 +3,9 @@ nobody else's grant reads them; a refused file comes back with the reason; an SV
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
 
 import httpx
@@ -41,6 +43,20 @@ def served(tmp_path) -> Iterator[tuple[str, SQLThreadStore]]:
         store.close()
 
 
+async def answer_to(scope: dict) -> int:
+    """The status the endpoint answers a request of this scope with, called directly (no HTTP server in between)."""
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    await attachment_endpoint()(_app)({"headers": [], **scope}, receive, send)
+    return sent[0]["status"]
+
+
 def upload(url: str, grant: str, name: str, data: bytes, mime: str = "", thread: str = "t1") -> httpx.Response:
     headers = {"X-File-Name": quote(name), "Content-Type": mime or "application/octet-stream"}
     return httpx.post(url, params={"grant": grant, "thread": thread}, content=data, headers=headers)
@@ -60,6 +76,7 @@ def test_an_uploaded_image_is_read_back_by_its_owner(served):
     assert back.content == image
     assert back.headers["content-type"] == "image/png"
     assert back.headers["x-content-type-options"] == "nosniff"
+    assert back.headers["cache-control"] == "private, no-store"  # deleted, it comes back from no cache either
     assert back.headers["referrer-policy"] == "no-referrer"
 
 
@@ -91,6 +108,18 @@ def test_a_grant_cannot_be_made_up(served):
     made_up = grant_for("alice").split(".")[0] + ".0123456789abcdef0123456789abcdef"
     assert owner_of(made_up) is None
     assert upload(url, made_up, "a.txt", b"hello").status_code == 403
+
+
+def test_a_forged_grant_or_address_of_any_characters_is_refused_not_an_error(served):
+    url, _ = served
+    forged = grant_for("alice").split(".")[0] + ".é"
+    assert owner_of(forged) is None
+    assert upload(url, forged, "a.txt", b"hello").status_code == 403
+    assert httpx.get(f"{url}/att-1", params={"grant": forged}).status_code == 403
+
+    # a query string that is not UTF-8 at all (an HTTP server may pass one on as it came)
+    scope = {"type": "http", "method": "GET", "path": "/copilot/attachments/att-1", "query_string": b"grant=\xff\xfe"}
+    assert asyncio.run(answer_to(scope)) == 400
 
 
 def test_a_refused_file_comes_back_with_the_reason(served):
@@ -127,6 +156,19 @@ def test_an_svg_is_served_as_an_image_that_runs_no_script(served):
     assert back.headers["content-security-policy"].startswith("sandbox;")
     assert "script-src" not in back.headers["content-security-policy"]
     assert back.headers["x-content-type-options"] == "nosniff"
+    assert back.headers["content-disposition"].startswith("attachment;")  # opened by its URL, it downloads
+
+
+def test_only_raster_images_open_in_the_browser(served):
+    url, _ = served
+    copilot.attachments = AttachmentRules(types=("image/*",))
+    alice, read = grant_for("alice"), grant_for("alice", "read")
+
+    png_id = upload(url, alice, "chart.png", png(), "image/png").json()["id"]
+    smuggled = upload(url, alice, "page", b"<script>alert(1)</script>", "image/png, text/html")
+
+    assert httpx.get(f"{url}/{png_id}", params={"grant": read}).headers["content-disposition"].startswith("inline;")
+    assert (smuggled.status_code, smuggled.json()) == (422, {"error": "page: this type of file is not accepted"})
 
 
 def test_a_document_downloads_rather_than_opens(served):
@@ -153,3 +195,39 @@ def test_a_file_removed_before_sending_is_forgotten(served):
 def test_other_paths_go_to_the_app(served):
     url, _ = served
     assert httpx.get(url.replace("/copilot/attachments", "/elsewhere")).status_code == 204
+
+
+def test_uploads_at_once_do_not_pass_the_conversations_limit_together(served):
+    url, store = served
+    copilot.attachments = AttachmentRules(max_conversation_bytes=3_000, max_files=20)
+    alice = grant_for("alice")
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda n: upload(url, alice, f"{n}.txt", b"x" * 1_000, "text/plain"), range(8)))
+
+    assert sorted(answer.status_code for answer in answers) == [200] * 3 + [422] * 5
+    assert store.held_bytes("alice", "t1") == 3_000
+
+
+def test_files_waiting_to_be_sent_are_capped_and_an_empty_file_is_refused(served):
+    url, _ = served
+    copilot.attachments = AttachmentRules(max_files=2)
+    alice = grant_for("alice")
+    assert [upload(url, alice, f"{n}.txt", b"x", "text/plain").status_code for n in range(4)] == [200] * 4
+
+    fifth = upload(url, alice, "e.txt", b"x", "text/plain")
+    empty = upload(url, grant_for("bob"), "empty.txt", b"", "text/plain")
+
+    assert fifth.json() == {"error": "e.txt: 4 files are waiting to be sent already; send them or remove some first"}
+    assert (empty.status_code, empty.json()) == (422, {"error": "empty.txt is empty"})
+
+
+def test_a_file_is_kept_under_its_name_as_shown(served):
+    url, store = served
+    alice = grant_for("alice")
+
+    answer = upload(url, alice, "orders\n\x1b[31m\u202e" + "x" * 300 + ".csv", ORDERS_CSV, "application/octet-stream")
+
+    kept, _ = store.attachment("alice", answer.json()["id"])
+    assert kept.name == answer.json()["name"] == "orders[31m" + "x" * 105 + "….csv"
+    assert kept.mime_type == "text/csv"  # its type read from the name it came with

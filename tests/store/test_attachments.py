@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from copilot_ui.core import Thread, attachments_of
-from copilot_ui.store import SQLThreadStore
+from copilot_ui.store import OverLimit, SQLThreadStore
 
 from ..attachment_files import ORDERS_CSV, png
 
@@ -100,3 +102,42 @@ def test_a_conversation_begun_with_files_only_is_named_after_them(store: SQLThre
     thread.add_user_message("", attachments=store.attach("alice", [file.id for file in uploaded], thread.id))
 
     assert store.save("alice", thread).title == "before.png, after.png"
+
+
+def test_files_are_not_attached_past_the_conversations_limit(store: SQLThreadStore):
+    thread = sent(store, "alice", ("a.txt", "text/plain", b"x" * 600))
+    # uploaded while the tab named another conversation: the limit holds where files are attached
+    first = store.add_attachment("alice", "b.txt", "text/plain", b"y" * 300)
+    second = store.add_attachment("alice", "c.txt", "text/plain", b"z" * 200)
+
+    with pytest.raises(OverLimit) as over:
+        store.attach("alice", [first.id, second.id], thread.id, max_bytes=1000)
+
+    assert (over.value.limit, over.value.held) == ("conversation", 600)
+    assert [file.name for file in store.thread_attachments("alice", thread.id)] == ["a.txt"]  # none of them went
+    assert store.attach("alice", [first.id], thread.id, max_bytes=1000) == [first]  # what fits goes
+    assert store.held_bytes("alice", thread.id) == 1100  # 900 in the conversation, 200 still unsent
+
+
+def test_an_upload_is_refused_past_the_unsent_cap_or_the_bytes_held(store: SQLThreadStore):
+    for name in ("a.txt", "b.txt"):
+        store.add_attachment("alice", name, "text/plain", b"x" * 400, max_unsent=2)
+
+    with pytest.raises(OverLimit) as too_many:
+        store.add_attachment("alice", "c.txt", "text/plain", b"x", max_unsent=2)
+    with pytest.raises(OverLimit) as too_big:
+        store.add_attachment("alice", "d.txt", "text/plain", b"x" * 300, thread_id="t1", max_bytes=1000)
+
+    assert (too_many.value.limit, too_many.value.held) == ("unsent", 2)
+    assert (too_big.value.limit, too_big.value.held) == ("conversation", 800)
+    assert store.held_bytes("alice", "t1") == 800  # neither was kept
+
+
+def test_a_conversations_agent_reads_the_bytes_of_its_own_files_only(store: SQLThreadStore):
+    first = sent(store, "alice", ("chart.png", "image/png", png()))
+    second = sent(store, "alice", ("orders.csv", "text/csv", ORDERS_CSV))
+    (chart,) = store.thread_attachments("alice", first.id)
+    (orders,) = store.thread_attachments("alice", second.id)
+    unsent = store.add_attachment("alice", "notes.txt", "text/plain", b"draft")
+
+    assert store.attachment_bytes("alice", [chart.id, orders.id, unsent.id], second.id) == {orders.id: ORDERS_CSV}

@@ -4,10 +4,13 @@ process's memory; and how a drive reads their bytes for its owner when the agent
 from __future__ import annotations
 
 import asyncio
+import json
+from dataclasses import dataclass
 from typing import Any
 
-from ...core import Attachment, AttachmentBytes
-from ...store import AttachmentStore, MemoryAttachments
+from ...core import Attachment, AttachmentBytes, size_text
+from ...core._attachments import shown_name
+from ...store import AttachmentStore, MemoryAttachments, OverLimit
 from ._copilot import copilot
 
 _IN_MEMORY: MemoryAttachments | None = None
@@ -24,26 +27,65 @@ def attachment_store() -> AttachmentStore:
     return _IN_MEMORY
 
 
-def attachment_bytes_for(owner: str) -> AttachmentBytes:
-    """How the loop of an owner's conversation reads the bytes of its files (only that owner's)."""
+def attachment_bytes_for(owner: str, thread_id: str) -> AttachmentBytes:
+    """How the loop of an owner's conversation reads the bytes of its files (only those attached to it: a message
+    naming another conversation's file, or an unsent one, by its id, gets nothing)."""
 
     async def attachment_bytes(ids: list[str]) -> dict[str, bytes]:
-        return await asyncio.to_thread(attachment_store().attachment_bytes, owner, ids)
+        return await asyncio.to_thread(attachment_store().attachment_bytes, owner, ids, thread_id)
 
     return attachment_bytes
 
 
-def attachment_ids(form: dict[str, Any]) -> list[str]:
-    """The ids of the files the composer's form names (at most a message's worth, no repeats)."""
+def attachment_ids(form: dict[str, Any]) -> dict[str, str]:
+    """The files the composer's form names, id: name (at most a message's worth, no repeats)."""
     rules = copilot.attachments
     if rules is None:
-        return []
+        return {}
     ids = [part.strip() for part in str(form.get("attachments") or "").split(",") if part.strip()]
-    return list(dict.fromkeys(ids))[: rules.max_files]
+    try:
+        names = json.loads(str(form.get("attachment_names") or "[]"))
+    except ValueError:
+        names = []
+    names = [str(name) for name in names] if isinstance(names, list) else []
+    named = {key: shown_name(names[n]) if n < len(names) else "a file" for n, key in enumerate(ids)}
+    return dict(list(named.items())[: rules.max_files])
 
 
-async def attached(owner: str, ids: list[str], thread_id: str) -> tuple[Attachment, ...]:
-    """Attach the named files to the conversation: those that are the owner's and not another conversation's."""
-    if not ids:
-        return ()
-    return tuple(await asyncio.to_thread(attachment_store().attach, owner, ids, thread_id))
+@dataclass(frozen=True)
+class Attached:
+    """The files a message goes with, or why it cannot go (in words for the person; then none was attached)."""
+
+    files: tuple[Attachment, ...] = ()
+    refusal: str = ""
+
+
+async def attached(owner: str, named: dict[str, str], thread_id: str) -> Attached:
+    """Attach the named files (id: name) to the conversation, all of them or none: each must be the owner's, not
+    another conversation's, and the conversation must not then hold more bytes of files than it may (the store
+    checks that as it attaches them). When they cannot all go, the reason, and the others are forgotten (the
+    composer no longer shows them)."""
+    rules = copilot.attachments
+    if not named or rules is None:
+        return Attached()
+    store, ids, limit = attachment_store(), list(named), rules.max_conversation_bytes
+    try:
+        files = await asyncio.to_thread(store.attach, owner, ids, thread_id, max_bytes=limit, every=True)
+    except OverLimit as over:
+        held = f"it holds {size_text(over.held)}" if over.held else "it holds none yet"
+        return Attached(
+            refusal=f"The message was not sent: its files would take this conversation past its limit of "
+            f"{size_text(limit)} of files ({held}). Remove some, or start a new conversation."
+        )
+    if len(files) == len(ids):
+        return Attached(tuple(files))
+    found = {file.id for file in files}
+    missing = [name for key, name in named.items() if key not in found]
+    for key in found:
+        await asyncio.to_thread(store.remove_unsent, owner, key)
+    them = "it" if len(missing) == 1 else "them"
+    return Attached(
+        refusal=f"The message was not sent: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} no longer "
+        f"here for you (files not sent within a day are forgotten, and logging out leaves them behind). "
+        f"Attach {them} again, then send."
+    )

@@ -127,7 +127,7 @@ def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agen
         emit=sink.emit,
         ask_person=True,
         limits=copilot.limits,
-        attachment_bytes=attachment_bytes_for(owner),
+        attachment_bytes=attachment_bytes_for(owner, thread.id),
     )
     return drives.begin(thread, loop, sink, tab, keeper)
 
