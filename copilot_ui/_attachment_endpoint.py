@@ -45,6 +45,9 @@ def attachment_endpoint(path: str = DEFAULT_PATH) -> Callable[[ASGIApp], ASGIApp
     """An `api_transformer` for `rx.App` that lets the composer take files (see `cui.copilot.attachments` for which)."""
     if not path.startswith("/") or path.endswith("/"):
         raise ValueError(f"the attachment endpoint's path must start with / and not end with one, e.g. {DEFAULT_PATH!r}")
+    from .state._attachments import declare_attachment_endpoint
+
+    declare_attachment_endpoint()
 
     def serve_attachments(app: ASGIApp) -> ASGIApp:
         from .state._attachments import serve_attachments_at

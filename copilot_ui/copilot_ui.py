@@ -370,7 +370,7 @@ def _copilot_buttons() -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.hstack(ask, summarize, wrap="wrap"),
-            rx.text(DashboardState.summary, id="orders-summary", size="2", role="status"),
+            rx.text(DashboardState.summary, id="orders-summary", size="2", aria_live="polite"),
             cui.task_panel(),
             spacing="3",
             align="stretch",

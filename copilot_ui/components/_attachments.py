@@ -11,7 +11,7 @@ from reflex.event import no_args_event_spec
 
 from ..core import AttachmentRules
 from ..state import CopilotState, copilot
-from ..state._attachments import AttachmentsState
+from ..state._attachments import AttachmentsState, attachment_endpoint_declared
 
 _RUNTIME = rx.asset("cui_attach.jsx", shared=True)
 
@@ -45,9 +45,9 @@ class CuiFiles(rx.Component):
 
 
 def composer_files() -> rx.Component:
-    """The composer's part for files (nothing when the app takes none)."""
+    """The composer's part for files (nothing when the app takes none, or serves no attachment endpoint)."""
     rules: AttachmentRules | None = copilot.attachments
-    if rules is None:
+    if rules is None or not attachment_endpoint_declared():
         return rx.fragment()
     return CuiAttach.create(
         path=AttachmentsState.path,

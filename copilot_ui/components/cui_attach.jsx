@@ -23,7 +23,8 @@ const STYLE = `
 .cui-attach-button { align-self: flex-end; display: inline-flex; align-items: center; justify-content: center;
   width: 2.25rem; height: 2.25rem; border-radius: var(--radius-3); border: 1px solid var(--gray-a7);
   background: var(--color-panel-solid); color: var(--gray-12); cursor: pointer; }
-.cui-attach-button:hover { background: var(--gray-a3); }
+.cui-attach-button:hover:enabled { background: var(--gray-a3); }
+.cui-attach-button:disabled { cursor: default; opacity: 0.55; }
 .cui-attach-button:focus-visible { outline: 2px solid var(--accent-8); outline-offset: 1px; }
 .cui-drop-target { outline: 2px dashed var(--accent-8); outline-offset: -4px; }
 .cui-sent-files { display: flex; flex-wrap: wrap; gap: 0.4rem; justify-content: flex-end; list-style: none;
@@ -71,6 +72,7 @@ export function CuiAttach({
   const [refused, setRefused] = useState([]);
   const anchor = useRef(null);
   const picker = useRef(null);
+  const early = useRef([]); // files taken before the tab had its grant (just after a load): uploaded once it has
   const latest = useRef({ files, path, grant, thread, onRenew });
   latest.current = { files, path, grant, thread, onRenew };
 
@@ -96,7 +98,10 @@ export function CuiAttach({
   const take = useCallback(
     (chosen) => {
       const { path, grant, thread, files } = latest.current;
-      if (!path || !grant) return;
+      if (!path || !grant) {
+        early.current.push(...chosen);
+        return;
+      }
       const reasons = [];
       let count = files.length;
       for (const file of chosen) {
@@ -137,6 +142,13 @@ export function CuiAttach({
     [maxFileBytes, maxFiles],
   );
 
+  useEffect(() => {
+    if (!path || !grant || !early.current.length) return;
+    const chosen = early.current;
+    early.current = [];
+    take(chosen);
+  }, [path, grant, take]);
+
   const remove = useCallback((file) => {
     setFiles((now) => now.filter((f) => f.key !== file.key));
     const { path, grant } = latest.current;
@@ -150,12 +162,12 @@ export function CuiAttach({
     const hasFiles = (event) => Array.from(event.dataTransfer?.types || []).includes("Files");
     const onPaste = (event) => {
       const pasted = Array.from(event.clipboardData?.files || []);
-      if (!pasted.length || !latest.current.path) return;
+      if (!pasted.length) return; // (before the tab has its grant, the files wait for it)
       event.preventDefault(); // a pasted image is a file, not text
       take(pasted);
     };
     const onDragOver = (event) => {
-      if (!hasFiles(event) || !latest.current.path) return;
+      if (!hasFiles(event)) return;
       event.preventDefault();
       panel.classList.add("cui-drop-target");
     };
@@ -165,7 +177,7 @@ export function CuiAttach({
     const onDrop = (event) => {
       panel.classList.remove("cui-drop-target");
       const dropped = Array.from(event.dataTransfer?.files || []);
-      if (!dropped.length || !latest.current.path) return;
+      if (!dropped.length) return;
       event.preventDefault();
       take(dropped);
     };
@@ -203,16 +215,14 @@ export function CuiAttach({
       <Style />
       <input type="hidden" name="attachments" value={ids} />
       <input type="hidden" name="attachment_names" value={names} />
-      {path ? (
-        <>
-          <input ref={picker} type="file" multiple accept={accept} hidden tabIndex={-1} aria-hidden="true"
-            onChange={(event) => { take(Array.from(event.target.files || [])); event.target.value = ""; }} />
-          <button type="button" className="cui-attach-button" aria-label="Attach files" title="Attach files"
-            onClick={() => picker.current?.click()}>
-            <PaperclipIcon />
-          </button>
-        </>
-      ) : null}
+      {/* The paperclip is there from the start (disabled until the tab has its grant): the message box beside it
+          keeps its size when it comes. */}
+      <input ref={picker} type="file" multiple accept={accept} hidden tabIndex={-1} aria-hidden="true"
+        onChange={(event) => { take(Array.from(event.target.files || [])); event.target.value = ""; }} />
+      <button type="button" className="cui-attach-button" aria-label="Attach files" title="Attach files"
+        disabled={!path || !grant} onClick={() => picker.current?.click()}>
+        <PaperclipIcon />
+      </button>
       {files.length || refused.length ? (
         <div className="cui-attach-tray">
           {files.length ? (

@@ -15,6 +15,7 @@ from ._copilot import CopilotState
 from .declarations import copilot
 
 _SERVED = {"path": ""}  # where the attachment endpoint answers in this process ("": nowhere)
+_DECLARED = {"endpoint": False}  # the app asked for the endpoint (known when its pages are made, before it is mounted)
 
 
 class AttachmentsState(rx.State):
@@ -34,6 +35,16 @@ class AttachmentsState(rx.State):
         self.path, self.grant = path, grant_for(owner) if path else ""
         self.read_grant = grant_for(owner, "read") if path else ""
         self.renew_in = max(60, GRANT_SECONDS - 3600) if path else 0
+
+
+def declare_attachment_endpoint() -> None:
+    """The app made `cui.attachment_endpoint()`: its pages show the paperclip."""
+    _DECLARED["endpoint"] = True
+
+
+def attachment_endpoint_declared() -> bool:
+    """Whether the app made `cui.attachment_endpoint()` (without it the composer takes no files)."""
+    return _DECLARED["endpoint"]
 
 
 def serve_attachments_at(path: str) -> None:

@@ -16,9 +16,9 @@ import contextlib
 import logging
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
-from ._tasks import abandon_tasks, working_tabs
 from .turns import drives
 
 logger = logging.getLogger("copilot_ui.state")
@@ -28,6 +28,18 @@ GRACE = 120.0  # seconds a tab may be without a connection before its state is r
 CHECK_EVERY = 30.0
 
 _watching: asyncio.Task[None] | None = None
+_busy: list[Callable[[], set[str]]] = []  # besides the drives: what else works for tabs (their tokens)
+_released: list[Callable[[str], object]] = []  # told each tab released (its token)
+
+
+def keep_while_busy(busy: Callable[[], set[str]]) -> None:
+    """A tab that `busy()` names keeps its state, however long it has no connection (work under way for it)."""
+    _busy.append(busy)
+
+
+def when_released(told: Callable[[str], object]) -> None:
+    """`told(token)` is called for each tab whose state is released (what waits for its person can end)."""
+    _released.append(told)
 
 
 def watch_closed_sessions() -> None:
@@ -61,7 +73,7 @@ def release_closed(manager: Any, namespace: Any, gone_since: dict[str, float], n
     if tokens is None or namespace is None:
         return 0
     connected = namespace._token_manager.token_to_socket
-    driving = {drive.tab.token for drive in drives.running_drives()} | working_tabs()
+    driving = {drive.tab.token for drive in drives.running_drives()}.union(*(busy() for busy in _busy))
     released = 0
     for token in tokens:
         if token.ident in connected or token.ident in driving or _locked(manager, token):
@@ -76,7 +88,8 @@ def release_closed(manager: Any, namespace: Any, gone_since: dict[str, float], n
                 path.unlink()
         gone_since.pop(token.ident, None)
         released += 1
-        abandon_tasks(token.ident)  # nobody is left to decide on what its agent tasks wait for
+        for told in _released:
+            told(token.ident)
     held = {token.ident for token in tokens}
     for ident in [ident for ident in gone_since if ident not in held]:
         del gone_since[ident]

@@ -46,6 +46,7 @@ from ..core import (
     parse_arguments,
 )
 from ..protocol import new_id
+from ._closed_sessions import keep_while_busy, watch_closed_sessions, when_released
 from .declarations import copilot
 from .turns import SessionStates, page_context
 
@@ -126,8 +127,6 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
         raise ValueError(f"show is 'panel' or 'none', not {show!r}")
     if agent not in copilot.agent_ids():
         raise ValueError(f"there is no agent {agent!r} here; this copilot can use: {', '.join(copilot.agent_ids())}")
-    from ._closed_sessions import watch_closed_sessions  # (it imports this module)
-
     watch_closed_sessions()  # a page may run tasks with no copilot: a closed tab's waiting task must still end
     tab = _HandlerTab(state)
     task = _Task(new_id("task-"), tab.token, Thread(), show, tab)
@@ -196,6 +195,10 @@ def abandon_tasks(token: str) -> int:
         if task is not None and task.decide(key, Deny(LEFT_WITHOUT_DECIDING), call.digest):
             denied += 1
     return denied
+
+
+keep_while_busy(working_tabs)  # a tab whose task works keeps its state while its connection is gone
+when_released(abandon_tasks)  # nobody is left to decide on what a released tab's tasks wait for
 
 
 # The tasks running in this process, by id: a decision from the task panel reaches its task here.

@@ -50,7 +50,14 @@ class Reconnecting:
         page_side, server_side = self.sockets[-1]
         token = self.page.evaluate("sessionStorage.getItem('token')")
         server_side.close()
-        self.page.wait_for_timeout(500)
+        # (until the worker has let the old connection go, it would take the new one for a duplicate tab: wait for
+        # its record in Redis to go, however busy the machine is, and a little more for its memory of it)
+        key = f"token_manager_socket_record_{token}"
+        for _ in range(200):
+            if not self.redis.exists(key):
+                break
+            self.page.wait_for_timeout(50)
+        self.page.wait_for_timeout(300)
         page_side.close()
         for _ in range(100):
             if len(self.sockets) > before:
