@@ -183,11 +183,11 @@ class CopilotState(rx.State):
             thread, conversation = self._current()
             note = conversation.add_note("error", refusal, None)
             self._show(conversation.items(thread))
-        yield rx.call_script(whole_texts_script({note.id: [0, refusal]}))
+        yield script_event(whole_texts_script({note.id: [0, refusal]}))
         yield rx.set_value(COMPOSER_INPUT_ID, text)
         # The files may have gone up under a grant of another owner (before a login, a logout): the composer asks
         # for new grants (cui_attach.jsx listens).
-        yield rx.call_script(f"window.dispatchEvent(new Event({RENEW_GRANTS_EVENT!r}))")
+        yield script_event(f"window.dispatchEvent(new Event({RENEW_GRANTS_EVENT!r}))")
 
     @rx.event(background=True)
     async def regenerate(self) -> AsyncIterator[Any]:

@@ -190,7 +190,8 @@ def test_stop_reaches_a_run_on_the_other_worker(tabs: Tabs, cluster_app: ServedA
     page = tabs.open(cluster_app.url)
     session = Reconnecting(page, redis_url)
     page.goto("/")
-    ask(page, '!tool slow_state_tool {"seconds": 8, "note": "stop"}')
+    # (long: moving takes as many drops as the coin flips need, and Stop aborts the tool anyway)
+    ask(page, '!tool slow_state_tool {"seconds": 40, "note": "stop"}')
     slow = card(page, "slow_state_tool")
     expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
     session.move_to_the_other_worker()  # the run is on the worker that took the message
@@ -216,7 +217,7 @@ def test_a_message_written_on_the_other_worker_shows_queued_while_the_tool_runs(
     box.fill(f"!reply after long-{run}")
     box.press("Enter")
     queued = page.locator('[data-kind="user"][data-queued="true"]')
-    expect(queued).to_contain_text(f"after long-{run}", timeout=3_000)  # at once, not when the tool's 30 s are over
+    expect(queued).to_contain_text(f"after long-{run}", timeout=8_000)  # at once, not when the tool's 30 s are over
     expect(queued).to_contain_text("Queued")
     expect(slow).to_have_attribute("data-status", "running")
     expect(replies(page).last).to_have_text(f"after long-{run}", timeout=60_000)

@@ -23,6 +23,7 @@ from typing import Any
 
 import reflex as rx
 from reflex.event import Event
+from reflex.utils import format
 
 from ...agents import Scrubber, StreamScrubber
 from ...core import Thread
@@ -35,13 +36,17 @@ TEXT_BATCH = 240  # characters of text that are worth a frame of their own
 _DONE = object()
 
 
-def script_event(script: str) -> Event:
-    """The browser event that runs this script: `rx.call_script(script)` made directly, the script as it is.
+def script_event(script: str, callback: Any = None) -> Event:
+    """The browser event that runs this script: `rx.call_script(script, callback)` made directly, the script as it is
+    (`callback`: the event handler that gets the script's value).
 
     `rx.call_script` reads its text as a possible Reflex Var (twice, for each piece of every text streamed);
     the copilot's scripts are plain code, whose quoted texts come from the agent and must stay text.
     """
-    return Event(name="_call_script", payload={"javascript_code": script, "callback": None})
+    answer = None
+    if callback is not None:  # (as rx.call_script writes it: the call that queues the handler with the value)
+        answer = str(format.format_queue_events(callback, args_spec=lambda result: [result]))
+    return Event(name="_call_script", payload={"javascript_code": script, "callback": answer})
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,8 @@ import json
 import secrets
 from typing import TYPE_CHECKING, Any
 
-import reflex as rx
-
 from ..declarations import BrowserToolError
+from ..sink import script_event
 
 if TYPE_CHECKING:
     from ._drives import Drive
@@ -34,7 +33,7 @@ class DrivePage:
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         _PENDING[key] = (drive.tab.token, answer)
         try:
-            drive.sink.send_event(rx.call_script(_wrapped(script, arguments, key), callback=drive.tab.browser_answer))
+            drive.sink.send_event(script_event(_wrapped(script, arguments, key), callback=drive.tab.browser_answer))
             try:
                 async with asyncio.timeout(seconds):
                     reply = await answer

@@ -15,12 +15,11 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-import reflex as rx
 from ag_ui.core import Context
 
 from ...core import ErrorOccurred, RunLoop, Session, Thread
 from ..declarations import SharedStates, attachment_bytes_for, copilot, current_page
-from ..sink import ViewSink
+from ..sink import ViewSink, script_event
 from ..view import Conversation
 from . import _drives as drives
 from . import _remote as remote
@@ -94,7 +93,7 @@ async def work(
             break
         await waiting  # the drive before writes the thread back first (here, or in the store on another worker)
     if refused:
-        yield rx.call_script(refused)
+        yield script_event(refused)
     if drive is not None:
         async for event in run(tab, drive, job):
             yield event
