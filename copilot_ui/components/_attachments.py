@@ -12,6 +12,7 @@ from reflex.event import no_args_event_spec
 from ..core import AttachmentRules
 from ..state import CopilotState, copilot
 from ..state._attachments import AttachmentsState, attachment_endpoint_declared
+from ._looks import words
 
 _RUNTIME = rx.asset("cui_attach.jsx", shared=True)
 
@@ -29,6 +30,7 @@ class CuiAttach(rx.Component):
     accept: rx.Var[str]
     max_file_bytes: rx.Var[int]
     max_files: rx.Var[int]
+    words: rx.Var[dict]
     renew_in: rx.Var[int]  # seconds until the tab asks for new grants
     on_renew: rx.EventHandler[no_args_event_spec]  # no grant (a first load, its state was lost), or they near expiry
 
@@ -42,6 +44,7 @@ class CuiFiles(rx.Component):
     files: rx.Var[list]
     path: rx.Var[str]
     grant: rx.Var[str]
+    words: rx.Var[dict]
 
 
 def composer_files() -> rx.Component:
@@ -58,6 +61,7 @@ def composer_files() -> rx.Component:
         accept=rules.accept_attribute(),
         max_file_bytes=rules.max_file_bytes,
         max_files=rules.max_files,
+        words=_file_words(),
         on_renew=AttachmentsState.start,
     )
 
@@ -66,5 +70,27 @@ def message_files(item: rx.Var) -> rx.Component:
     """The files of a person's message item (its "f" field), if it has some."""
     return rx.cond(
         item["f"],
-        CuiFiles.create(files=item["f"].to(list), path=AttachmentsState.path, grant=AttachmentsState.read_grant),
+        CuiFiles.create(
+            files=item["f"].to(list), path=AttachmentsState.path, grant=AttachmentsState.read_grant, words=_file_words()
+        ),
     )
+
+
+_FILE_WORDS = (
+    "attach_files",
+    "attached_files",
+    "sent_files",
+    "remove_file",
+    "uploading",
+    "file_too_big",
+    "too_many_files",
+    "upload_permission_renewed",
+    "upload_failed",
+    "wait_for_uploads",
+)
+
+
+def _file_words() -> dict[str, str]:
+    """The copilot's words about files, for the browser (the layout's labels, else the app's)."""
+    said = words()
+    return {key: getattr(said, key) for key in _FILE_WORDS}

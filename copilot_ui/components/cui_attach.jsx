@@ -64,17 +64,21 @@ const PaperclipIcon = () => (
   </svg>
 );
 
+// A word of the copilot's labels (`words`, from cui.Labels), its {placeholders} filled.
+const said = (words, key, fallback, values = {}) =>
+  String((words && words[key]) || fallback).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+
 export function CuiAttach({
   path = "", grant = "", readGrant = "", renewIn = 0, thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5,
-  onRenew,
+  words = {}, onRenew,
 }) {
   const [files, setFiles] = useState([]); // {key, name, size, image, id?, uploading}
   const [refused, setRefused] = useState([]);
   const anchor = useRef(null);
   const picker = useRef(null);
   const early = useRef([]); // files taken before the tab had its grant (just after a load): uploaded once it has
-  const latest = useRef({ files, path, grant, thread, onRenew });
-  latest.current = { files, path, grant, thread, onRenew };
+  const latest = useRef({ files, path, grant, thread, onRenew, words });
+  latest.current = { files, path, grant, thread, onRenew, words };
 
   // No grant: the page just loaded, or the server lost the tab's state (a restart) and the tab reconnected.
   useEffect(() => {
@@ -107,11 +111,11 @@ export function CuiAttach({
       for (const file of chosen) {
         const name = shownName(file.name);
         if (file.size > maxFileBytes) {
-          reasons.push(`${name} is ${sizeText(file.size)}; the limit is ${sizeText(maxFileBytes)}`);
+          reasons.push(said(latest.current.words, "file_too_big", "{name} is {size}; the limit is {limit}", { name, size: sizeText(file.size), limit: sizeText(maxFileBytes) }));
           continue;
         }
         if (count >= maxFiles) {
-          reasons.push(`${name}: a message takes at most ${maxFiles} files`);
+          reasons.push(said(latest.current.words, "too_many_files", "{name}: a message takes at most {count} files", { name, count: maxFiles }));
           continue;
         }
         count += 1;
@@ -127,9 +131,9 @@ export function CuiAttach({
             const answer = await response.json().catch(() => ({}));
             if (response.status === 403 && latest.current.onRenew) {
               latest.current.onRenew(); // the grant ran out (a tab asleep past its renewal): a new one for the next try
-              throw new Error(`${name} was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again.`);
+              throw new Error(said(latest.current.words, "upload_permission_renewed", "{name} was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again.", { name }));
             }
-            if (!response.ok || !answer.id) throw new Error(answer.error || `${name}: the upload failed (${response.status})`);
+            if (!response.ok || !answer.id) throw new Error(answer.error || said(latest.current.words, "upload_failed", "{name}: the upload failed ({status})", { name, status: response.status }));
             setFiles((now) => now.map((f) => (f.key === key ? { ...f, id: answer.id, image: answer.image, uploading: false } : f)));
           })
           .catch((error) => {
@@ -185,7 +189,7 @@ export function CuiAttach({
       if (latest.current.files.some((f) => f.uploading)) {
         event.preventDefault(); // sent now, the message would go without the files still on their way
         event.stopPropagation();
-        setRefused(["Wait for the files to finish uploading, then send."]);
+        setRefused([said(latest.current.words, "wait_for_uploads", "Wait for the files to finish uploading, then send.")]);
         return;
       }
       setTimeout(() => {
@@ -219,21 +223,21 @@ export function CuiAttach({
           keeps its size when it comes. */}
       <input ref={picker} type="file" multiple accept={accept} hidden tabIndex={-1} aria-hidden="true"
         onChange={(event) => { take(Array.from(event.target.files || [])); event.target.value = ""; }} />
-      <button type="button" className="cui-attach-button" aria-label="Attach files" title="Attach files"
+      <button type="button" className="cui-attach-button" aria-label={said(words, "attach_files", "Attach files")} title={said(words, "attach_files", "Attach files")}
         disabled={!path || !grant} onClick={() => picker.current?.click()}>
         <PaperclipIcon />
       </button>
       {files.length || refused.length ? (
         <div className="cui-attach-tray">
           {files.length ? (
-            <ul className="cui-attach-files" aria-label="Attached files">
+            <ul className="cui-attach-files" aria-label={said(words, "attached_files", "Attached files")}>
               {files.map((file) => (
                 <li key={file.key} className="cui-attach-file" data-uploading={file.uploading ? "true" : "false"}>
                   {file.image && file.id && readGrant ? <img src={fileURL(path, file.id, readGrant)} alt={file.name} /> : null}
                   <span className="cui-attach-name">{file.name}</span>
-                  <span className="cui-attach-size">{file.uploading ? "Uploading…" : sizeText(file.size)}</span>
-                  <button type="button" className="cui-attach-remove" aria-label={`Remove ${file.name}`}
-                    title={`Remove ${file.name}`} onClick={() => remove(file)}>×</button>
+                  <span className="cui-attach-size">{file.uploading ? said(words, "uploading", "Uploading…") : sizeText(file.size)}</span>
+                  <button type="button" className="cui-attach-remove" aria-label={said(words, "remove_file", "Remove {name}", { name: file.name })}
+                    title={said(words, "remove_file", "Remove {name}", { name: file.name })} onClick={() => remove(file)}>×</button>
                 </li>
               ))}
             </ul>
@@ -249,13 +253,13 @@ export function CuiAttach({
   );
 }
 
-export function CuiFiles({ files = [], path = "", grant = "" }) {
+export function CuiFiles({ files = [], path = "", grant = "", words = {} }) {
   if (!files || !files.length) return null;
   const served = Boolean(path && grant); // until the tab has its grant (just after a reload), names only
   return (
     <>
     <Style />
-    <ul className="cui-sent-files" aria-label="Files">
+    <ul className="cui-sent-files" aria-label={said(words, "sent_files", "Files")}>
       {files.map((file) =>
         <li key={file.id}>
           {!served ? (

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
+import reflex as rx
 
 from copilot_ui.agents import ScriptedAgent, Scrubber
 from copilot_ui.agents import scripts as s
@@ -139,3 +140,18 @@ def test_a_reply_is_known_by_the_run_that_wrote_it():
 
     thread, conversation = asyncio.run(one_turn())
     assert conversation.runs[thread.messages[-1].id].strip() != ""
+
+
+def test_the_words_about_files_are_the_layouts(monkeypatch):
+    from copilot_ui.components._attachments import composer_files, message_files
+    from copilot_ui.components._looks import looking
+    from copilot_ui.state import _attachments
+
+    monkeypatch.setitem(_attachments._DECLARED, "endpoint", True)  # the app serves cui.attachment_endpoint()
+    french = Labels().but(attach_files="Joindre des fichiers", remove_file="Retirer {name}", sent_files="Fichiers")
+    with looking(look_for_layout(labels=french)):
+        item = rx.Var.create({"id": "u-1", "f": [{"id": "att-1", "n": "orders.csv", "s": "1 KB", "i": False}]})
+        composer, sent = str(composer_files()), str(message_files(item))
+    assert "Joindre des fichiers" in composer and "Retirer {name}" in composer
+    assert "Attach files" not in composer
+    assert "Fichiers" in sent

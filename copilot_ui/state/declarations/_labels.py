@@ -92,6 +92,20 @@ class Labels:
     composer: str = "Ask the copilot"  # the message box's accessible name
     send: str = "Send"
     stop: str = "Stop"
+    # Files in the composer and in a message (`cui.attachment_endpoint()`); {name}, {size}, {limit}, {count},
+    # {status} are filled in the browser
+    attach_files: str = "Attach files"
+    attached_files: str = "Attached files"  # the list of files waiting in the composer
+    sent_files: str = "Files"  # the list of a message's files
+    remove_file: str = "Remove {name}"
+    uploading: str = "Uploading…"
+    file_too_big: str = "{name} is {size}; the limit is {limit}"
+    too_many_files: str = "{name}: a message takes at most {count} files"
+    upload_permission_renewed: str = (
+        "{name} was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again."
+    )
+    upload_failed: str = "{name}: the upload failed ({status})"
+    wait_for_uploads: str = "Wait for the files to finish uploading, then send."
     # A message's actions
     copy: str = "Copy message"
     copied: str = "Copied"
