@@ -8,14 +8,17 @@ it stops its workers too. Use them as context managers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -146,3 +149,13 @@ def answers(url: str) -> bool:
             return response.status == 200
     except OSError:
         return False
+
+
+@contextlib.contextmanager
+def stopped_on_sigterm() -> Iterator[None]:
+    """A SIGTERM unwinds like Ctrl-C, so that the servers are stopped."""
+    previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

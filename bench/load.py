@@ -51,7 +51,6 @@ import os
 import random
 import secrets
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -64,7 +63,7 @@ from playwright.async_api import Browser, async_playwright
 
 from bench._person import FLOW, Person, Turn, marker, new_run
 from bench._real_tab import TabFigures, tab_flow
-from bench._served import ServedApp
+from bench._served import ServedApp, stopped_on_sigterm
 from bench._usage import Processes, machine_cpu
 from bench._witness import crossed
 from tests._processes import CHROMIUM_ARGS
@@ -127,7 +126,7 @@ class Cell:
 def main(argv: Sequence[str] = ()) -> None:
     people, workers = _cells(argv)
     started = time.perf_counter()
-    with _stopped_on_sigterm():
+    with stopped_on_sigterm():
         failures = asyncio.run(run(people, workers))
     print(f"load_matrix_took: {time.perf_counter() - started:.0f} s", flush=True)
     if failures:
@@ -331,16 +330,6 @@ def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _numbers(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
-
-
-@contextlib.contextmanager
-def _stopped_on_sigterm() -> Iterator[None]:
-    """A SIGTERM unwinds like Ctrl-C, so that the servers are stopped."""
-    previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -60,9 +60,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import signal
 import statistics
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
@@ -70,7 +68,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
 
-from bench._served import WORK, HostileAgentProcess, ServedApp
+from bench._served import WORK, HostileAgentProcess, ServedApp, stopped_on_sigterm
 from tests._processes import CHROMIUM_ARGS
 from tests.hostile_agent import history_messages, reply_tokens
 from tests.wire._aimock import Aimock, text
@@ -104,7 +102,7 @@ class ReplyFigures:
 
 
 def main() -> None:
-    with _stopped_on_sigterm(), sync_playwright() as driver:
+    with stopped_on_sigterm(), sync_playwright() as driver:
         browser = driver.chromium.launch(
             executable_path=str(CHROMIUM) if CHROMIUM.exists() else None, headless=True, args=CHROMIUM_ARGS
         )
@@ -517,16 +515,6 @@ class Tab:
     def messages_shown(self) -> int:
         """How many messages (the person's and the agent's) the page holds."""
         return self.page.locator('[data-kind="user"], [data-kind="assistant"]').count()
-
-
-@contextlib.contextmanager
-def _stopped_on_sigterm() -> Iterator[None]:
-    """A SIGTERM unwinds like Ctrl-C, so that the servers are stopped."""
-    previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from urllib.parse import parse_qs, quote, unquote
 
 from .core import Attachment, AttachmentRules
 from .core._attachments import shown_name
-from .server._endpoint_access import ASGIApp, Receive, Scope, Send
+from .server._endpoint_access import ASGIApp, Receive, Scope, Send, read_body
 from .store import OverLimit
 
 DEFAULT_PATH = "/copilot/attachments"
@@ -103,7 +103,7 @@ async def _upload(scope: Scope, receive: Receive, send: Send, owner: str, thread
     mime_type = rules.mime_type_of(given_name, headers.get("content-type", ""))
     declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else None
     refusal = rules.refusal(name, mime_type, declared or 1)  # the type, a size announced over the limit: before reading
-    data = None if refusal else await _body(receive, rules.max_file_bytes)
+    data = None if refusal else await read_body(receive, rules.max_file_bytes)
     if refusal is None:
         refusal = rules.refusal(name, mime_type, rules.max_file_bytes + 1 if data is None else len(data))
     kept = refusal or await asyncio.to_thread(_keep, owner, name, mime_type, data or b"", thread_id[:_NAME_LIMIT], rules)
@@ -162,22 +162,6 @@ async def _remove(send: Send, owner: str, attachment_id: str) -> None:
 
     removed = await asyncio.to_thread(attachment_store().remove_unsent, owner, attachment_id)
     await _json(send, 200 if removed else 404, {"removed": removed})
-
-
-async def _body(receive: Receive, limit: int) -> bytes | None:
-    """The request's body, or None once it is longer than `limit` (the rest is not read)."""
-    chunks, size = [], 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            return None
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
 
 
 async def _json(send: Send, status: int, value: Any) -> None:

@@ -118,7 +118,7 @@ class _Guard:
         if scope["method"] == "OPTIONS":
             await _send_json(send, 204, b"", {**_preflight_headers(headers), **cors})
             return
-        body = await _read_body(receive, self.access.max_body_bytes)
+        body = await read_body(receive, self.access.max_body_bytes)
         if body is None:
             await _send_json(send, 413, json.dumps({"error": self._too_large()}).encode(), {"Connection": "close", **cors})
             return
@@ -148,7 +148,7 @@ class _Guard:
         return f"The request is larger than this agent endpoint accepts ({self.access.max_body_bytes:,} bytes at most)."
 
 
-async def _read_body(receive: Receive, limit: int) -> bytes | None:
+async def read_body(receive: Receive, limit: int) -> bytes | None:
     """The whole body, or None as soon as it passes the limit (the rest is never read)."""
     pieces: list[bytes] = []
     size = 0
