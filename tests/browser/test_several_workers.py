@@ -26,6 +26,8 @@ SESSIONS = 10
 # only such a write can go to the other worker (about one time in two); 6 s left about four chances, too few.
 TOOL_SECONDS = 12
 QUICK_TOOL_SECONDS = 6  # long enough to drop the connection and write while it runs (about 1.5 s)
+# Long enough to outlast the drops a move to the other worker takes (a few s each on a busy machine) and the write.
+CROSSING_TOOL_SECONDS = 20
 
 
 class Reconnecting:
@@ -175,11 +177,13 @@ def write_during_a_run(tabs: Tabs, app: ServedApp, redis_url: str, note: str) ->
     page = tabs.open(app.url)
     session = Reconnecting(page, redis_url)
     page.goto("/")
-    ask(page, "!tool slow_approval " + json.dumps({"note": note, "seconds": 6}))
+    ask(page, "!tool slow_approval " + json.dumps({"note": note, "seconds": CROSSING_TOOL_SECONDS}))
     dialog(page).get_by_role("button", name="Approve").click()
-    expect(card(page, "slow_approval")).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
-    session.move_to_the_other_worker()  # the run is on the worker that took the approval
+    slow = card(page, "slow_approval")
+    expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
+    session.move_to_the_other_worker()  # the run is on the worker that took the message and the approval
     ask(page, f"!reply after {note}")
+    # (a write after the tool ended finds no run to join: the attempt says nothing, the caller tries again)
     expect(card(page, "slow_approval").get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)", timeout=60_000)
     expect(replies(page).last).to_have_text(f"after {note}", timeout=30_000)
 
