@@ -155,3 +155,28 @@ def test_the_words_about_files_are_the_layouts(monkeypatch):
     assert "Joindre des fichiers" in composer and "Retirer {name}" in composer
     assert "Attach files" not in composer
     assert "Fichiers" in sent
+
+
+def test_the_conversations_list_says_when_in_the_apps_words(app_labels):
+    from datetime import UTC, datetime, timedelta
+
+    from copilot_ui.state._threads import _when
+
+    now = datetime.now(UTC)
+    assert [_when(now), _when(now - timedelta(minutes=5)), _when(now - timedelta(hours=2))] == [
+        "just now",
+        "5 min ago",
+        "2 h ago",
+    ]
+    copilot.labels = Labels().but(
+        just_now="à l'instant",
+        minutes_ago="il y a {minutes} min",
+        hours_ago="il y a {hours} h",
+        months=("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."),
+    )
+    assert [_when(now), _when(now - timedelta(minutes=5)), _when(now - timedelta(hours=2))] == [
+        "à l'instant",
+        "il y a 5 min",
+        "il y a 2 h",
+    ]
+    assert _when(datetime(2026, 8, 3, tzinfo=UTC)) == "03 août"

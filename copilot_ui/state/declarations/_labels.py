@@ -77,6 +77,12 @@ class Labels:
     thoughts: str = "Thoughts"
     retry: str = "Retry"
     # The list of conversations
+    just_now: str = "just now"  # when a conversation last changed, in the list
+    minutes_ago: str = "{minutes} min ago"
+    hours_ago: str = "{hours} h ago"
+    months: tuple[str, ...] = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+    day_and_month: str = "{day} {month}"  # a conversation last changed a day ago or more
+    no_such_agent: str = "There is no agent {agent} here; this copilot can use: {agents}."
     search_conversations: str = "Search conversations"
     no_match: str = "No match"
     no_conversations: str = "No conversations yet."
