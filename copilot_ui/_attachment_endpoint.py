@@ -6,7 +6,9 @@ Without it the composer takes no files. Each file travels in an HTTP request of 
 websocket (a state change is resent whole, and a background event would hold the tab's lock for the upload):
 
     POST   /copilot/attachments?grant=…&thread=…   the file's bytes as the body; X-File-Name: its name (URI-encoded)
-                                                  → {"id", "name", "size", "image"} or 4xx {"error": the reason}
+                                                  → {"id", "name", "size", "image"} or 4xx {"error": the reason};
+                                                    a refused file's 422 names the reason's label and fields too
+                                                    ("refusal": {"key", "fields"}: the page words it in its labels)
     GET    /copilot/attachments/<id>?grant=…      the file, for its owner only (a read grant)
     DELETE /copilot/attachments/<id>?grant=…      forget a file not sent yet (the person removed it)
 
@@ -30,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote
 
-from .core import Attachment, AttachmentRules
+from .core import Attachment, AttachmentRules, Refusal, size_text
 from .core._attachments import shown_name
 from .server._endpoint_access import ASGIApp, Receive, Scope, Send, read_body
 from .store import OverLimit
@@ -107,14 +109,17 @@ async def _upload(scope: Scope, receive: Receive, send: Send, owner: str, thread
     if refusal is None:
         refusal = rules.refusal(name, mime_type, rules.max_file_bytes + 1 if data is None else len(data))
     kept = refusal or await asyncio.to_thread(_keep, owner, name, mime_type, data or b"", thread_id[:_NAME_LIMIT], rules)
-    if isinstance(kept, str):
-        await _json(send, 422, {"error": kept})
+    if isinstance(kept, Refusal):
+        from .state.declarations import copilot
+
+        said = {"error": kept.worded(copilot.labels), "refusal": {"key": kept.key, "fields": kept.fields}}
+        await _json(send, 422, said)
         return
     attachment = kept
     await _json(send, 200, {"id": attachment.id, "name": name, "size": attachment.size, "image": attachment.is_image})
 
 
-def _keep(owner: str, name: str, mime_type: str, data: bytes, thread_id: str, rules: AttachmentRules) -> Attachment | str:
+def _keep(owner: str, name: str, mime_type: str, data: bytes, thread_id: str, rules: AttachmentRules) -> Attachment | Refusal:
     """Keep the file, or say why not: the limits are checked as it is kept (uploads at once do not pass them together)."""
     from .state.declarations import attachment_store
 
@@ -131,7 +136,9 @@ def _keep(owner: str, name: str, mime_type: str, data: bytes, thread_id: str, ru
     except OverLimit as over:
         if over.limit == "unsent":
             return rules.unsent_refusal(name, over.held)
-        return rules.refusal(name, mime_type, len(data), held=over.held) or "over the conversation's limit"
+        limit = size_text(rules.max_conversation_bytes)  # (the store's count said full where the rules' did not)
+        full = Refusal("conversation_full", {"name": name, "held": size_text(over.held), "limit": limit})
+        return rules.refusal(name, mime_type, len(data), held=over.held) or full
 
 
 async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -> None:

@@ -115,7 +115,7 @@ def _agent_picker() -> rx.Component:
 
 def _dev_console() -> rx.Component:
     return rx.el.details(
-        rx.el.summary("Dev console: this run's events, what was sent, timings"),
+        rx.el.summary(words().dev_console),
         text(LiveState.dev, markdown=False, class_name="cui-dev-log", limit=200_000),
         class_name="cui-dev",
     )

@@ -68,6 +68,13 @@ const PaperclipIcon = () => (
 const said = (words, key, fallback, values = {}) =>
   String((words && words[key]) || fallback).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 
+// Why the server refused a file: in this layout's words when it has the reason's label, else as the server said it.
+const refusalText = (words, answer) => {
+  const refusal = answer && answer.refusal;
+  const worded = refusal && words && Object.hasOwn(words, String(refusal.key)) && typeof words[refusal.key] === "string";
+  return worded ? said(words, refusal.key, "", refusal.fields || {}) : answer && answer.error;
+};
+
 export function CuiAttach({
   path = "", grant = "", readGrant = "", renewIn = 0, thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5,
   words = {}, onRenew,
@@ -133,7 +140,7 @@ export function CuiAttach({
               latest.current.onRenew(); // the grant ran out (a tab asleep past its renewal): a new one for the next try
               throw new Error(said(latest.current.words, "upload_permission_renewed", "{name} was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again.", { name }));
             }
-            if (!response.ok || !answer.id) throw new Error(answer.error || said(latest.current.words, "upload_failed", "{name}: the upload failed ({status})", { name, status: response.status }));
+            if (!response.ok || !answer.id) throw new Error(refusalText(latest.current.words, answer) || said(latest.current.words, "upload_failed", "{name}: the upload failed ({status})", { name, status: response.status }));
             setFiles((now) => now.map((f) => (f.key === key ? { ...f, id: answer.id, image: answer.image, uploading: false } : f)));
           })
           .catch((error) => {

@@ -3,7 +3,7 @@
 What an app or an integrator uses is named here; the loop's phases stay in their modules.
 """
 
-from ._attachments import Attachment, AttachmentBytes, AttachmentRules, attachments_of, size_text
+from ._attachments import Attachment, AttachmentBytes, AttachmentRules, Refusal, attachments_of, size_text
 from ._awaiting import Awaiting, call_digest
 from ._calls import parse_arguments
 from ._claims import Claim, Claims, ThreadBusy, claims
@@ -69,6 +69,7 @@ __all__ = [
     "ReasoningDelta",
     "ReasoningEnded",
     "ReasoningStarted",
+    "Refusal",
     "Replace",
     "Rewrite",
     "RunLoop",

@@ -54,6 +54,39 @@ TYPES_BY_EXTENSION = {
     "json": "application/json",
 }
 
+# Why a file is refused, in the copilot's default words; an app's own words are labels of the same names (cui.Labels),
+# filled with the same fields.
+REFUSALS = {
+    "file_type_refused": "{name}: this type of file is not accepted",
+    "file_empty": "{name} is empty",
+    "file_too_big": "{name} is {size}; the limit is {limit}",
+    "too_many_files": "{name}: a message takes at most {count} files",
+    "conversation_full": "{name}: this conversation holds {held} of files; the limit is {limit}",
+    "too_many_unsent": "{name}: {count} files are waiting to be sent already; send them or remove some first",
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a file is refused: which of the REFUSALS, and what fills it (a name, sizes as people read them, counts)."""
+
+    key: str
+    fields: dict[str, str | int]
+
+    def worded(self, words: object = None) -> str:
+        """In the words of `words` (any object with the REFUSALS' names as attributes: cui.Labels), else the defaults."""
+        template = getattr(words, self.key, None) or REFUSALS[self.key]
+        return fill_template(str(template), self.fields)
+
+    def __str__(self) -> str:
+        return self.worded()
+
+
+def fill_template(template: str, fields: dict[str, str | int]) -> str:
+    """The template with its {placeholders} filled in one pass (a name with braces in it stays as it is)."""
+    return re.sub(r"\{(\w+)\}", lambda match: str(fields.get(match[1], match[0])), template)
+
+
 # The only types a file's URL opens in the browser: raster images, which run nothing. Every other type (SVG, HTML,
 # PDF…) downloads instead.
 INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
@@ -116,26 +149,26 @@ class AttachmentRules:
         family = mime_type.partition("/")[0] + "/*"
         return mime_type in self.types or family in self.types
 
-    def refusal(self, name: str, mime_type: str, size: int, *, held: int = 0, count: int = 0) -> str | None:
-        """Why this file is refused, in words for the person; None when it is accepted. `held`: bytes the conversation
-        holds already; `count`: files already attached to the message being written."""
+    def refusal(self, name: str, mime_type: str, size: int, *, held: int = 0, count: int = 0) -> Refusal | None:
+        """Why this file is refused (`str()` of it says so in the default words); None when it is accepted. `held`:
+        bytes the conversation holds already; `count`: files already attached to the message being written."""
         shown = shown_name(name)
         if not self.accepts(mime_type):
-            return f"{shown}: this type of file is not accepted"
+            return Refusal("file_type_refused", {"name": shown})
         if size == 0:
-            return f"{shown} is empty"
+            return Refusal("file_empty", {"name": shown})
         if size > self.max_file_bytes:
-            return f"{shown} is {size_text(size)}; the limit is {size_text(self.max_file_bytes)}"
+            return Refusal("file_too_big", {"name": shown, "size": size_text(size), "limit": size_text(self.max_file_bytes)})
         if count >= self.max_files:
-            return f"{shown}: a message takes at most {self.max_files} files"
+            return Refusal("too_many_files", {"name": shown, "count": self.max_files})
         if held + size > self.max_conversation_bytes:
             limit = size_text(self.max_conversation_bytes)
-            return f"{shown}: this conversation holds {size_text(held)} of files; the limit is {limit}"
+            return Refusal("conversation_full", {"name": shown, "held": size_text(held), "limit": limit})
         return None
 
-    def unsent_refusal(self, name: str, waiting: int) -> str:
-        """Why an upload is refused when its owner has too many files waiting to be sent, in words for the person."""
-        return f"{shown_name(name)}: {waiting} files are waiting to be sent already; send them or remove some first"
+    def unsent_refusal(self, name: str, waiting: int) -> Refusal:
+        """Why an upload is refused when its owner has too many files waiting to be sent."""
+        return Refusal("too_many_unsent", {"name": shown_name(name), "count": waiting})
 
     def accept_attribute(self) -> str:
         """The `accept` of the file picker: the types and their extensions."""

@@ -583,7 +583,7 @@ class CopilotState(rx.State):
         wanted = asked or "default"
         if wanted not in known:
             shown = "".join(ch for ch in wanted[:40] if ch.isprintable())
-            refusal = copilot.labels.no_such_agent.format(agent=repr(shown), agents=", ".join(known))
+            refusal = copilot.labels.said("no_such_agent", agent=repr(shown), agents=", ".join(known))
             note = conversation.add_note("error", refusal, None)
             self._show(conversation.items(thread))
             return Refused(whole_texts_script({note.id: [0, refusal]}))

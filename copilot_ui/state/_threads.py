@@ -139,12 +139,12 @@ def _when(moment: datetime) -> str:
     now = datetime.now(UTC)
     moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     seconds = (now - moment).total_seconds()
-    said = copilot.labels  # (the app's words: the list is the same on every page)
+    words = copilot.labels  # (the app's words: the list is the same on every page)
     if seconds < 60:
-        return said.just_now
+        return words.just_now
     if seconds < 3600:
-        return said.minutes_ago.format(minutes=int(seconds // 60))
+        return words.said("minutes_ago", minutes=int(seconds // 60))
     if seconds < 86400:
-        return said.hours_ago.format(hours=int(seconds // 3600))
-    month = said.months[moment.month - 1] if len(said.months) == 12 else moment.strftime("%b")
-    return said.day_and_month.format(day=f"{moment.day:02d}", month=month)
+        return words.said("hours_ago", hours=int(seconds // 3600))
+    month = words.months[moment.month - 1] if len(words.months) == 12 else moment.strftime("%b")
+    return words.said("day_and_month", day=f"{moment.day:02d}", month=month)

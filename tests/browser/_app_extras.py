@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 
@@ -38,30 +40,39 @@ cui.copilot.agents.register(
 
 
 @cui.frontend_tool(state=DashboardState)
-async def slow_state_tool(state: DashboardState, seconds: float, note: str = "") -> str:
+async def slow_state_tool(state: DashboardState, seconds: float, note: str = "", until: str = "") -> str:
     """Change the dashboard after a while (it works on a copy of the state while it waits).
 
     Args:
         seconds: How long it takes.
         note: A label for the run.
+        until: A file whose coming ends the wait early (a test's signal, however long its setup took).
     """
     RUNS[note] += 1
-    await asyncio.sleep(seconds)
+    await _wait(seconds, until)
     state.city = "Paris"
     return f"{note} ran {RUNS[note]} time(s)"
 
 
 @cui.frontend_tool(approval="always")
-async def slow_approval(note: str, seconds: float = 1.0) -> str:
+async def slow_approval(note: str, seconds: float = 1.0, until: str = "") -> str:
     """Something that needs the person's approval, and takes a while once approved.
 
     Args:
         note: A label for the run.
         seconds: How long it takes.
+        until: A file whose coming ends the wait early (a test's signal, however long its setup took).
     """
     RUNS[note] += 1
-    await asyncio.sleep(seconds)
+    await _wait(seconds, until)
     return f"{note} ran {RUNS[note]} time(s)"
+
+
+async def _wait(seconds: float, until: str) -> None:
+    """Wait this long, or until the file `until` names exists."""
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends and not (until and await asyncio.to_thread(os.path.exists, until)):
+        await asyncio.sleep(min(0.2, max(0.0, ends - time.monotonic())))
 
 
 @cui.frontend_tool

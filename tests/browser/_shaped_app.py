@@ -85,6 +85,22 @@ FRENCH = cui.Labels(
     stopped="Arrêté.",
     stopped_because="Arrêté : {reason}",
     interrupted="Interrompu : le serveur s'est arrêté pendant le travail du copilote. Réessayez pour continuer.",
+    attach_files="Joindre des fichiers",
+    attached_files="Fichiers joints",
+    sent_files="Fichiers",
+    remove_file="Retirer {name}",
+    uploading="Envoi…",
+    file_type_refused="{name} : ce type de fichier n'est pas accepté",
+    file_empty="{name} est vide",
+    file_too_big="{name} pèse {size} ; la limite est de {limit}",
+    too_many_files="{name} : un message prend au plus {count} fichiers",
+    conversation_full="{name} : cette conversation contient {held} de fichiers ; la limite est de {limit}",
+    too_many_unsent="{name} : {count} fichiers attendent déjà d'être envoyés ; envoyez-les ou retirez-en",
+    just_now="à l'instant",
+    minutes_ago="il y a {minutes} min",
+    hours_ago="il y a {hours} h",
+    months=("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."),
+    no_such_agent="Il n'y a pas d'agent {agent} ici ; ce copilote peut utiliser : {agents}.",
 )
 cui.copilot.labels = FRENCH  # every page of this app speaks French
 

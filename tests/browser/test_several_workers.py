@@ -12,6 +12,7 @@ import json
 import pickle
 import re
 import secrets
+from pathlib import Path
 
 import redis
 from playwright.sync_api import Page, WebSocketRoute, expect
@@ -26,8 +27,6 @@ SESSIONS = 10
 # only such a write can go to the other worker (about one time in two); 6 s left about four chances, too few.
 TOOL_SECONDS = 12
 QUICK_TOOL_SECONDS = 6  # long enough to drop the connection and write while it runs (about 1.5 s)
-# Long enough to outlast the drops a move to the other worker takes (a few s each on a busy machine) and the write.
-CROSSING_TOOL_SECONDS = 20
 
 
 class Reconnecting:
@@ -134,7 +133,7 @@ def shows_its_own_end(page: Page, note: str, others: list[str], timeout: float) 
 
 
 def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker(
-    tabs: Tabs, cluster_app: ServedApp, redis_url: str, hostile: HostileAgent
+    tabs: Tabs, cluster_app: ServedApp, redis_url: str, hostile: HostileAgent, tmp_path: Path
 ):
     tabs.allowed.append(lambda text: "WebSocket" in text)  # the connections the test drops
     run = secrets.token_hex(3)
@@ -168,22 +167,22 @@ def test_ten_sessions_approve_and_write_during_runs_with_clicks_on_either_worker
     for attempt in range(8):  # none of the writes landed on the other worker: more, one at a time, until one does
         if crossed(redis_url).get("queue", 0) > before:
             break
-        write_during_a_run(tabs, cluster_app, redis_url, f"more{attempt}-{run}")
+        write_during_a_run(tabs, cluster_app, redis_url, f"more{attempt}-{run}", tmp_path)
     assert crossed(redis_url).get("queue", 0) > before, "no message went to a run on the other worker"
 
 
-def write_during_a_run(tabs: Tabs, app: ServedApp, redis_url: str, note: str) -> None:
+def write_during_a_run(tabs: Tabs, app: ServedApp, redis_url: str, note: str, release_dir: Path) -> None:
     """A new session approves a slow tool, moves to the other worker and writes while the tool runs: both arrive."""
     page = tabs.open(app.url)
     session = Reconnecting(page, redis_url)
     page.goto("/")
-    ask(page, "!tool slow_approval " + json.dumps({"note": note, "seconds": CROSSING_TOOL_SECONDS}))
+    release = release_dir / note  # its coming ends the tool: once the write is in, however long the moves took
+    ask(page, "!tool slow_approval " + json.dumps({"note": note, "seconds": 120, "until": str(release)}))
     dialog(page).get_by_role("button", name="Approve").click()
-    slow = card(page, "slow_approval")
-    expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
+    expect(card(page, "slow_approval")).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
     session.move_to_the_other_worker()  # the run is on the worker that took the message and the approval
     ask(page, f"!reply after {note}")
-    # (a write after the tool ended finds no run to join: the attempt says nothing, the caller tries again)
+    release.touch()
     expect(card(page, "slow_approval").get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)", timeout=60_000)
     expect(replies(page).last).to_have_text(f"after {note}", timeout=30_000)
 

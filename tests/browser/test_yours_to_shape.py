@@ -22,6 +22,7 @@ from tests._npm import npm_package
 
 from .conftest import ServedApp, Tabs, _served
 from .test_accessibility import AXE_VERSION, violations
+from .test_attachments import BIG_DROP, DROP, encoded
 
 TURN_TIMEOUT = 20_000
 
@@ -252,3 +253,17 @@ def wait_for_feedback(path: Path, count: int, timeout: float = 10.0) -> list[dic
             return [json.loads(line) for line in lines]
         time.sleep(0.1)
     raise AssertionError(f"the feedback hook wrote {len(lines)} ratings, not {count}")
+
+
+def test_a_refused_file_is_named_in_the_apps_words_whether_the_page_or_the_server_refuses_it(tab: Page, tabs: Tabs):
+    tabs.allowed.append(lambda text: "status of 422" in text)  # the server's refusal of the .exe, in the console
+    tab.goto("/")
+    expect(tab.get_by_role("button", name="Joindre des fichiers")).to_be_enabled(timeout=TURN_TIMEOUT)
+
+    tab.evaluate(DROP, [".cui-panel", [encoded("rapport.exe", "application/x-msdownload", b"MZ" * 100)]])
+
+    refusals = tab.locator(".cui-composer").get_by_role("alert")  # the server's refusal, in the page's words
+    expect(refusals).to_have_text("rapport.exe : ce type de fichier n'est pas accepté", timeout=TURN_TIMEOUT)
+    tab.evaluate(BIG_DROP, ".cui-panel")  # the page's own
+    expect(refusals).to_have_text("big.png pèse 12.4 MB ; la limite est de 10 MB")
+    expect(tab.locator(".cui-attach-file")).to_have_count(0)

@@ -9,12 +9,12 @@ from copilot_ui.core._attachments import MB
 def test_a_file_of_a_type_not_accepted_is_refused_by_name():
     rules = AttachmentRules()
     mime = rules.mime_type_of("report.exe", "application/x-msdownload")
-    assert rules.refusal("report.exe", mime, 2_000) == "report.exe: this type of file is not accepted"
+    assert str(rules.refusal("report.exe", mime, 2_000)) == "report.exe: this type of file is not accepted"
 
 
 def test_a_file_over_the_size_limit_is_refused_with_its_size_and_the_limit():
     rules = AttachmentRules()
-    assert rules.refusal("big.png", "image/png", 12_400_000) == "big.png is 12.4 MB; the limit is 10 MB"
+    assert str(rules.refusal("big.png", "image/png", 12_400_000)) == "big.png is 12.4 MB; the limit is 10 MB"
 
 
 def test_the_default_types_are_images_pdf_and_data_files():
@@ -27,16 +27,27 @@ def test_the_default_types_are_images_pdf_and_data_files():
 def test_an_app_sets_its_own_types_and_limits():
     rules = AttachmentRules(types=("image/*",), max_file_bytes=1 * MB, max_files=2, max_conversation_bytes=3 * MB)
     assert rules.accepts("image/svg+xml")
-    assert rules.refusal("a.csv", "text/csv", 10) == "a.csv: this type of file is not accepted"
-    assert rules.refusal("c.png", "image/png", 10, count=2) == "c.png: a message takes at most 2 files"
+    assert str(rules.refusal("a.csv", "text/csv", 10)) == "a.csv: this type of file is not accepted"
+    assert str(rules.refusal("c.png", "image/png", 10, count=2)) == "c.png: a message takes at most 2 files"
     held = rules.refusal("d.png", "image/png", 900_000, held=2_500_000)
-    assert held == "d.png: this conversation holds 2.5 MB of files; the limit is 3 MB"
+    assert str(held) == "d.png: this conversation holds 2.5 MB of files; the limit is 3 MB"
 
 
 def test_a_name_is_shown_as_printable_text():
     rules = AttachmentRules()
     refusal = rules.refusal("evil\u202e\nname.exe", "application/octet-stream", 1)
-    assert refusal == "evilname.exe: this type of file is not accepted"
+    assert str(refusal) == "evilname.exe: this type of file is not accepted"
+
+
+def test_a_refusal_is_worded_in_the_apps_labels_with_its_fields():
+    class French:
+        file_too_big = "{name} pèse {size} ; la limite est de {limit}"
+
+    refusal = AttachmentRules().refusal("{size}.png", "image/png", 12_400_000)
+
+    assert refusal is not None and refusal.key == "file_too_big"
+    assert refusal.worded(French()) == "{size}.png pèse 12.4 MB ; la limite est de 10 MB"  # a name's braces stay
+    assert refusal.worded(object()) == "{size}.png is 12.4 MB; the limit is 10 MB"  # a label it lacks: the default
 
 
 def test_sizes_read_as_people_read_them():
@@ -69,6 +80,6 @@ def test_a_media_type_given_by_the_browser_must_be_one_type_and_subtype():
     smuggled = rules.mime_type_of("picture", "image/png, text/html")
 
     assert smuggled == "application/octet-stream"
-    assert rules.refusal("picture", smuggled, 10) == "picture: this type of file is not accepted"
+    assert str(rules.refusal("picture", smuggled, 10)) == "picture: this type of file is not accepted"
     assert rules.mime_type_of("picture", "Image/PNG; charset=x") == "image/png"
     assert rules.mime_type_of("picture", "image/png\r\nx-evil: 1") == "application/octet-stream"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from copilot_ui.core import AttachmentRules
-from copilot_ui.state import copilot
+from copilot_ui.state import Labels, copilot
 from copilot_ui.state.declarations import attached, attachment_ids, attachment_store
 from copilot_ui.store import SQLThreadStore
 
@@ -17,12 +17,12 @@ from copilot_ui.store import SQLThreadStore
 @pytest.fixture
 def store(tmp_path) -> Iterator[SQLThreadStore]:
     store = SQLThreadStore(tmp_path / "threads.db")
-    before = copilot.store, copilot.attachments
+    before = copilot.store, copilot.attachments, copilot.labels
     copilot.store, copilot.attachments = store, AttachmentRules(max_conversation_bytes=1000)
     try:
         yield store
     finally:
-        copilot.store, copilot.attachments = before
+        copilot.store, copilot.attachments, copilot.labels = before
         store.close()
 
 
@@ -57,6 +57,15 @@ def test_a_message_whose_files_cannot_all_be_attached_is_not_sent(store: SQLThre
     )
     assert store.thread_attachments("alice", thread) == []
     assert store.attachment("alice", mine.id) is None  # the composer no longer shows it: forgotten with the message
+
+
+def test_a_message_not_sent_is_said_in_the_apps_words(store: SQLThreadStore):
+    copilot.labels = Labels(not_sent_file_gone="Le message n'est pas parti : {names} n'est plus là. Joignez-le à nouveau.")
+    thread = store.create("alice", agent="default").id
+
+    taken = asyncio.run(attached("alice", {"att-gone": "{limit}.csv"}, thread))
+
+    assert taken.refusal == "Le message n'est pas parti : {limit}.csv n'est plus là. Joignez-le à nouveau."
 
 
 def test_the_composer_names_its_files_for_the_reason(store: SQLThreadStore):

@@ -13,7 +13,7 @@ import pytest
 
 from copilot_ui import attachment_endpoint
 from copilot_ui.core import AttachmentRules
-from copilot_ui.state import copilot
+from copilot_ui.state import Labels, copilot
 from copilot_ui.state._attachment_grants import grant_for, owner_of
 from copilot_ui.store import SQLThreadStore
 
@@ -31,7 +31,7 @@ async def _app(scope, receive, send) -> None:  # the app behind the endpoint: an
 @pytest.fixture
 def served(tmp_path) -> Iterator[tuple[str, SQLThreadStore]]:
     store = SQLThreadStore(tmp_path / "threads.db")
-    before = copilot.store, copilot.attachments
+    before = copilot.store, copilot.attachments, copilot.labels
     copilot.store = store
     copilot.attachments = AttachmentRules(types=(*AttachmentRules().types, "image/svg+xml"))
     server = BackgroundServer(attachment_endpoint()(_app))
@@ -39,7 +39,7 @@ def served(tmp_path) -> Iterator[tuple[str, SQLThreadStore]]:
         yield server.base_url + "/copilot/attachments", store
     finally:
         server.stop()
-        copilot.store, copilot.attachments = before
+        copilot.store, copilot.attachments, copilot.labels = before
         store.close()
 
 
@@ -129,8 +129,19 @@ def test_a_refused_file_comes_back_with_the_reason(served):
     exe = upload(url, alice, "report.exe", b"MZ" * 10, "application/x-msdownload")
     big = upload(url, alice, "big.png", b"\0" * 12_400_000, "image/png")
 
-    assert (exe.status_code, exe.json()) == (422, {"error": "report.exe: this type of file is not accepted"})
-    assert (big.status_code, big.json()) == (422, {"error": "big.png is 12.4 MB; the limit is 10 MB"})
+    assert (exe.status_code, exe.json()["error"]) == (422, "report.exe: this type of file is not accepted")
+    assert (big.status_code, big.json()["error"]) == (422, "big.png is 12.4 MB; the limit is 10 MB")
+    # the reason's label and fields too, for a page that words it in its own labels
+    assert big.json()["refusal"] == {"key": "file_too_big", "fields": {"name": "big.png", "size": "12.4 MB", "limit": "10 MB"}}
+
+
+def test_a_refusal_is_in_the_apps_words(served):
+    url, _ = served
+    copilot.labels = Labels(file_type_refused="{name} : ce type de fichier n'est pas accepté")
+
+    exe = upload(url, grant_for("alice"), "report.exe", b"MZ" * 10, "application/x-msdownload")
+
+    assert (exe.status_code, exe.json()["error"]) == (422, "report.exe : ce type de fichier n'est pas accepté")
 
 
 def test_a_conversation_holds_files_up_to_its_limit(served):
@@ -142,7 +153,7 @@ def test_a_conversation_holds_files_up_to_its_limit(served):
 
     third = upload(url, alice, "c.png", png(), "image/png")
 
-    assert third.json() == {"error": "c.png: this conversation holds 68 KB of files; the limit is 100 KB"}
+    assert third.json()["error"] == "c.png: this conversation holds 68 KB of files; the limit is 100 KB"
 
 
 def test_an_svg_is_served_as_an_image_that_runs_no_script(served):
@@ -168,7 +179,7 @@ def test_only_raster_images_open_in_the_browser(served):
     smuggled = upload(url, alice, "page", b"<script>alert(1)</script>", "image/png, text/html")
 
     assert httpx.get(f"{url}/{png_id}", params={"grant": read}).headers["content-disposition"].startswith("inline;")
-    assert (smuggled.status_code, smuggled.json()) == (422, {"error": "page: this type of file is not accepted"})
+    assert (smuggled.status_code, smuggled.json()["error"]) == (422, "page: this type of file is not accepted")
 
 
 def test_a_document_downloads_rather_than_opens(served):
@@ -218,8 +229,8 @@ def test_files_waiting_to_be_sent_are_capped_and_an_empty_file_is_refused(served
     fifth = upload(url, alice, "e.txt", b"x", "text/plain")
     empty = upload(url, grant_for("bob"), "empty.txt", b"", "text/plain")
 
-    assert fifth.json() == {"error": "e.txt: 4 files are waiting to be sent already; send them or remove some first"}
-    assert (empty.status_code, empty.json()) == (422, {"error": "empty.txt is empty"})
+    assert fifth.json()["error"] == "e.txt: 4 files are waiting to be sent already; send them or remove some first"
+    assert (empty.status_code, empty.json()["error"]) == (422, "empty.txt is empty")
 
 
 def test_a_file_is_kept_under_its_name_as_shown(served):

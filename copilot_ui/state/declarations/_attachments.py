@@ -72,20 +72,13 @@ async def attached(owner: str, named: dict[str, str], thread_id: str) -> Attache
     try:
         files = await asyncio.to_thread(store.attach, owner, ids, thread_id, max_bytes=limit, every=True)
     except OverLimit as over:
-        held = f"it holds {size_text(over.held)}" if over.held else "it holds none yet"
-        return Attached(
-            refusal=f"The message was not sent: its files would take this conversation past its limit of "
-            f"{size_text(limit)} of files ({held}). Remove some, or start a new conversation."
-        )
+        said = copilot.labels.said("not_sent_over_limit", limit=size_text(limit), held=size_text(over.held))
+        return Attached(refusal=said)
     if len(files) == len(ids):
         return Attached(tuple(files))
     found = {file.id for file in files}
     missing = [name for key, name in named.items() if key not in found]
     for key in found:
         await asyncio.to_thread(store.remove_unsent, owner, key)
-    them = "it" if len(missing) == 1 else "them"
-    return Attached(
-        refusal=f"The message was not sent: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} no longer "
-        f"here for you (files not sent within a day are forgotten, and logging out leaves them behind). "
-        f"Attach {them} again, then send."
-    )
+    key = "not_sent_file_gone" if len(missing) == 1 else "not_sent_files_gone"
+    return Attached(refusal=copilot.labels.said(key, names=", ".join(missing)))

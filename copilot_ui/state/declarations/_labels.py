@@ -14,6 +14,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core._attachments import REFUSALS, fill_template
+
 DEFAULT_ICONS = {
     "copilot": "sparkles",  # before the title in the header
     "open": "sparkles",  # the button that opens the sidebar or the popup
@@ -105,13 +107,31 @@ class Labels:
     sent_files: str = "Files"  # the list of a message's files
     remove_file: str = "Remove {name}"
     uploading: str = "Uploading…"
-    file_too_big: str = "{name} is {size}; the limit is {limit}"
-    too_many_files: str = "{name}: a message takes at most {count} files"
+    # Why a file is refused ({size}, {limit} and {held} come as "34 KB", "10 MB")
+    file_type_refused: str = REFUSALS["file_type_refused"]
+    file_empty: str = REFUSALS["file_empty"]
+    file_too_big: str = REFUSALS["file_too_big"]
+    too_many_files: str = REFUSALS["too_many_files"]
+    conversation_full: str = REFUSALS["conversation_full"]
+    too_many_unsent: str = REFUSALS["too_many_unsent"]
     upload_permission_renewed: str = (
         "{name} was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again."
     )
     upload_failed: str = "{name}: the upload failed ({status})"
     wait_for_uploads: str = "Wait for the files to finish uploading, then send."
+    # A message whose files cannot go is not sent; the conversation says why ({names}: the files, by name)
+    not_sent_over_limit: str = (
+        "The message was not sent: its files would take this conversation past its limit of {limit} of files "
+        "(it holds {held}). Remove some, or start a new conversation."
+    )
+    not_sent_file_gone: str = (
+        "The message was not sent: {names} is no longer here for you (files not sent within a day are forgotten, "
+        "and logging out leaves them behind). Attach it again, then send."
+    )
+    not_sent_files_gone: str = (
+        "The message was not sent: {names} are no longer here for you (files not sent within a day are forgotten, "
+        "and logging out leaves them behind). Attach them again, then send."
+    )
     # A message's actions
     copy: str = "Copy message"
     copied: str = "Copied"
@@ -155,6 +175,12 @@ class Labels:
     stopped: str = "Stopped."
     stopped_because: str = "Stopped: {reason}"
     interrupted: str = "Interrupted: the server stopped while the copilot was working on this. Retry to go on."
+    # For the app's developers (`copilot.dev_console`): its log lines are the protocol's own names, not translated
+    dev_console: str = "Dev console: this run's events, what was sent, timings"
+
+    def said(self, key: str, **fields: str | int) -> str:
+        """The label `key` with its {placeholders} filled (in one pass: braces in a filled-in name stay as they are)."""
+        return fill_template(getattr(self, key), fields)
 
     def but(self, **changes: Any) -> Labels:
         """These labels with some changed: `cui.copilot.labels.but(placeholder="Ask Acme…")`."""

@@ -221,7 +221,7 @@ class ViewSink(Outgoing):
         if call is not None and pretty_json(event.arguments) != arguments_text(call):  # prepared, rewritten or edited
             self.conversation.ran_with[event.call_id] = dict(event.arguments)  # kept: the card shows them after a reload
         self._whole(self.conversation.call_item(event.call_id) + ".a", pretty_json(event.arguments))
-        self._set_status(copilot.labels.running_tool.format(tool=event.tool_name))
+        self._set_status(copilot.labels.said("running_tool", tool=event.tool_name))
         self._items_changed()
 
     def _progress(self, event: ToolProgress) -> None:
@@ -265,7 +265,7 @@ class ViewSink(Outgoing):
         self.returned = [queued.text for queued in getattr(event, "returned", ())]
         if event.status in ("aborted", "stopped"):  # a turn limit already shows as an error
             labels = copilot.labels
-            text = labels.stopped if event.status == "aborted" else labels.stopped_because.format(reason=event.message)
+            text = labels.stopped if event.status == "aborted" else labels.said("stopped_because", reason=event.message)
             note = self.conversation.add_note("notice", text, self.thread.last_message_id())
             self._whole(note.id, text)
         self._items_changed()
@@ -357,7 +357,7 @@ class ViewSink(Outgoing):
                 continue
             waited = time.monotonic() - since
             if waited >= WAITING_AFTER:
-                self._set_status(copilot.labels.waiting.format(seconds=int(waited)))
+                self._set_status(copilot.labels.said("waiting", seconds=int(waited)))
                 self._schedule()
 
 
