@@ -93,7 +93,9 @@ export function CuiResume({ threadId = "", empty = false, hydrated = false, onRe
   const resume = useRef(onResume);
   resume.current = onResume; // a new function on every render: the effects below must not run for that
   useEffect(() => {
-    if (hydrated) resume.current?.();
+    if (!hydrated) return;
+    resume.current?.();
+    window.__cuiRecheck?.(); // the texts that were growing when the connection dropped: their last pieces may be lost
   }, [hydrated]);
   useEffect(() => {
     if (threadId && empty && asked.current !== threadId) {

@@ -16,6 +16,10 @@ import { PlainText } from "./cui_plain_text.jsx";
 
 const texts = new Map(); // tid -> {seq, text}
 const listeners = new Map(); // tid -> Set of callbacks
+// The texts that last grew by pieces, not yet handed over whole: a connection that dropped may have lost their last
+// pieces, with none coming after to show the gap (the reply ended meanwhile). Asked for again when it comes back.
+const growing = new Set();
+const GROWING_KEPT = 8;
 
 const notify = (tid) => listeners.get(tid)?.forEach((listener) => listener());
 
@@ -27,6 +31,9 @@ const append = (tid, seq, piece) => {
   }
   if (entry !== undefined && seq <= entry.seq) return; // already here
   texts.set(tid, { seq, text: (entry?.text ?? "") + piece });
+  growing.delete(tid);
+  growing.add(tid); // (the newest last)
+  if (growing.size > GROWING_KEPT) growing.delete(growing.values().next().value);
   notify(tid);
 };
 
@@ -38,6 +45,7 @@ const setTexts = (updates) => {
       notify(tid);
     }
     asked.delete(tid);
+    growing.delete(tid);
   }
 };
 
@@ -45,6 +53,7 @@ if (typeof window !== "undefined") {
   window.__cuiA = append;
   window.__cuiS = setTexts;
   window.__cuiText = (tid) => texts.get(tid)?.text; // for tests and the dev console
+  window.__cuiRecheck = () => requestTexts([...growing]); // the connection is back (cui_scroll.jsx's CuiResume)
 }
 
 // Texts this tab lacks are asked for together, once per tick, through the newest mounted text's handler.

@@ -36,10 +36,20 @@ class Reconnecting:
         self.page = page
         self.redis = redis.Redis.from_url(redis_url)
         self.sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+        self._dropping = False
         page.route_web_socket(re.compile(r".*/_event/.*"), self._route)
 
     def _route(self, socket: WebSocketRoute) -> None:
-        self.sockets.append((socket, socket.connect_to_server()))
+        server = socket.connect_to_server()
+
+        def closed_by_server(code: int | None, reason: str | None) -> None:
+            # Passed on to the page (a worker that dies), but not while the test drops the connection: the page
+            # would reconnect at once, before the worker has let the old connection go (a duplicate tab, for Reflex).
+            if not self._dropping:
+                socket.close(code=code, reason=reason)
+
+        server.on_close(closed_by_server)
+        self.sockets.append((socket, server))
 
     def drop(self) -> None:
         """Drop the connection and wait for the page to make a new one (with the same tab token).
@@ -50,15 +60,21 @@ class Reconnecting:
         before = len(self.sockets)
         page_side, server_side = self.sockets[-1]
         token = self.page.evaluate("sessionStorage.getItem('token')")
+        self._dropping = True
         server_side.close()
         # (until the worker has let the old connection go, it would take the new one for a duplicate tab: wait for
         # its record in Redis to go, however busy the machine is, and a little more for its memory of it)
         key = f"token_manager_socket_record_{token}"
-        for _ in range(200):
+        gone = False
+        for _ in range(600):  # (up to 30 s: a busy worker may take long to see the close)
             if not self.redis.exists(key):
-                break
+                self.page.wait_for_timeout(300)
+                if not self.redis.exists(key):  # and it stayed gone
+                    gone = True
+                    break
             self.page.wait_for_timeout(50)
-        self.page.wait_for_timeout(300)
+        self._dropping = False
+        assert gone, "the worker did not let the old connection go"
         page_side.close()
         for _ in range(100):
             if len(self.sockets) > before:
@@ -194,7 +210,7 @@ def test_stop_reaches_a_run_on_the_other_worker(tabs: Tabs, cluster_app: ServedA
     session = Reconnecting(page, redis_url)
     page.goto("/")
     # (long: moving takes as many drops as the coin flips need, and Stop aborts the tool anyway)
-    ask(page, '!tool slow_state_tool {"seconds": 40, "note": "stop"}')
+    ask(page, '!tool slow_state_tool {"seconds": 300, "note": "stop"}')
     slow = card(page, "slow_state_tool")
     expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
     session.move_to_the_other_worker()  # the run is on the worker that took the message
@@ -204,7 +220,7 @@ def test_stop_reaches_a_run_on_the_other_worker(tabs: Tabs, cluster_app: ServedA
 
 
 def test_a_message_written_on_the_other_worker_shows_queued_while_the_tool_runs(
-    tabs: Tabs, cluster_app: ServedApp, redis_url: str
+    tabs: Tabs, cluster_app: ServedApp, redis_url: str, tmp_path: Path
 ):
     tabs.allowed.append(lambda text: "WebSocket" in text)
     run = secrets.token_hex(3)
@@ -212,7 +228,8 @@ def test_a_message_written_on_the_other_worker_shows_queued_while_the_tool_runs(
     page = tabs.open(cluster_app.url)
     session = Reconnecting(page, redis_url)
     page.goto("/")
-    ask(page, "!tool slow_state_tool " + json.dumps({"seconds": 30, "note": f"long-{run}"}))
+    release = tmp_path / "release"  # the tool runs until the test has seen the message queued
+    ask(page, "!tool slow_state_tool " + json.dumps({"seconds": 300, "note": f"long-{run}", "until": str(release)}))
     slow = card(page, "slow_state_tool")
     expect(slow).to_have_attribute("data-status", "running", timeout=TURN_TIMEOUT)
     session.move_to_the_other_worker()  # the run is on the worker that took the message
@@ -220,9 +237,10 @@ def test_a_message_written_on_the_other_worker_shows_queued_while_the_tool_runs(
     box.fill(f"!reply after long-{run}")
     box.press("Enter")
     queued = page.locator('[data-kind="user"][data-queued="true"]')
-    expect(queued).to_contain_text(f"after long-{run}", timeout=8_000)  # at once, not when the tool's 30 s are over
+    expect(queued).to_contain_text(f"after long-{run}", timeout=8_000)  # at once, not when the tool is over
     expect(queued).to_contain_text("Queued")
     expect(slow).to_have_attribute("data-status", "running")
+    release.touch()
     expect(replies(page).last).to_have_text(f"after long-{run}", timeout=60_000)
 
 

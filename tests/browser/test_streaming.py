@@ -7,6 +7,7 @@ text so far and goes on. The agent is the hostile server's `!pieces <ms> <size> 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
@@ -47,7 +48,8 @@ def test_a_reload_while_the_reply_streams_shows_all_of_it(hostile_page: Page):
     expect(replies(hostile_page)).to_have_count(1)
 
 
-def test_a_dropped_connection_mid_stream_loses_nothing(hostile_page: Page):
+def test_a_dropped_connection_mid_stream_loses_nothing(hostile_page: Page, tabs: Tabs):
+    tabs.allowed.append(lambda text: "WebSocket" in text)  # the page's sends on the connection the test closed
     sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
 
     def route(socket: WebSocketRoute) -> None:
@@ -62,6 +64,31 @@ def test_a_dropped_connection_mid_stream_loses_nothing(hostile_page: Page):
     idle(hostile_page, timeout=60_000)
     assert len(sockets) >= 2, "the page did not reconnect"
     assert final_text(hostile_page) == EMOJI
+
+
+def test_a_reply_that_ends_while_the_connection_is_down_shows_whole_once_it_is_back(hostile_page: Page, tabs: Tabs):
+    tabs.allowed.append(lambda text: "WebSocket" in text)  # the connections refused while it is down
+    down_until = [0.0]
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        if time.monotonic() < down_until[0]:  # the network is down: the page's attempts fail, it tries again
+            socket.close()
+            return
+        sockets.append((socket, socket.connect_to_server()))
+
+    hostile_page.route_web_socket(re.compile(r".*/_event/.*"), route)
+    hostile_page.goto("/")
+    ask(hostile_page, f"!pieces 15 2 {ASCII}")  # about 4 s of pieces
+    expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("The quick", timeout=20_000)
+    down_until[0] = time.monotonic() + 8  # longer than the rest of the reply: no piece comes after to show a gap
+    for end in reversed(sockets[-1]):
+        end.close()
+    hostile_page.wait_for_timeout(8_000)
+    idle(hostile_page, timeout=60_000)
+    assert len(sockets) >= 2, "the page did not reconnect"
+    expect(replies(hostile_page).last).to_have_text(ASCII, timeout=10_000)
+    assert final_text(hostile_page) == ASCII
 
 
 def test_two_sessions_streaming_at_once_see_only_their_own_replies(tabs: Tabs, hostile_app: ServedApp):
