@@ -111,29 +111,40 @@ class CopilotState(rx.State):
                 elif self.thread_id == wanted:
                     self.thread_id = ""
             return
-        # Another worker drives it, yet the tab did not hold it: its session is new (Reflex renews a tab's session
-        # when it reconnects while its old connection is still on record, as after its worker died), and that worker
-        # shows the run in the old one. Shown going, as kept, until that drive is over; then as it ends up.
-        going = await self._driven_elsewhere(stored.thread)
+        # A drive works on it, yet the tab did not hold it: its session is new (Reflex renews a tab's session when it
+        # reconnects while its old connection is still on record: a network gone without the server seeing it, a
+        # worker that died, a duplicated browser tab), and the drive shows the run in the old session, on this worker
+        # or another. Shown going, as kept, until that drive is over; then as it ends up.
+        here = self._drive_of_another_session(stored.thread)
+        going = here is not None or await self._driven_elsewhere(stored.thread)
         async for event in self._show_stored(stored, _id_of(held), going=going):
             yield event
-        if going and await self._until_driven_nowhere_else(stored.thread):
+        if here is not None:
+            over = await self._until_over_here(here, stored.thread)
+        else:
+            over = going and await self._until_driven_nowhere_else(stored.thread)
+        if over:
             stored = await load(copilot.store, owner, stored.thread.id)
             if stored is not None:
-                async for event in self._show_stored(stored, stored.thread.id):
+                # (its texts as that drive last counted them: the tab got some of its pieces when it was first shown)
+                counted = here.sink.conversation.seqs if here is not None else {}
+                async for event in self._show_stored(stored, stored.thread.id, counted=counted):
                     yield event
 
-    async def _show_stored(self, stored: StoredThread, showing: str | None, *, going: bool = False) -> AsyncIterator[Any]:
-        """Show a stored conversation (running, when it is `going` on another worker), unless the tab no longer shows
-        the thread `showing` (the person started meanwhile) or a drive here took it up meanwhile (it shows it)."""
-        thread, conversation, texts = opened(stored, going=going)
+    async def _show_stored(
+        self, stored: StoredThread, showing: str | None, *, going: bool = False, counted: dict[str, int] | None = None
+    ) -> AsyncIterator[Any]:
+        """Show a stored conversation (running, when it is `going` for another session or on another worker), unless the
+        tab no longer shows the thread `showing` (the person started meanwhile) or a drive of the tab's took it up
+        meanwhile (it shows it)."""
+        thread, conversation, texts = opened(stored, going=going, counted=counted)
         if texts:
-            yield rx.call_script(texts)  # the texts first: the items that show them follow
+            yield script_event(texts)  # the texts first: the items that show them follow (the agent's words: as text)
         async with self:
             if _id_of(self.get_value("_thread")) != showing:
                 return
             drive = drives.running(thread.id)
-            if drive is not None and drive.thread is not thread:
+            if drive is not None and drive.thread is not thread and drive is not self._drive_of_another_session(thread):
                 return
             await self._switch(thread, conversation, agent_id=stored.summary.agent)
             if going:
@@ -483,6 +494,25 @@ class CopilotState(rx.State):
         async with self:
             return _id_of(self.get_value("_thread")) == thread.id and drives.running(thread.id) is None
 
+    def _drive_of_another_session(self, thread: Thread) -> drives.Drive | None:
+        """The drive working on the thread on this worker for another session than the tab's, if any."""
+        drive = drives.running(thread.id)
+        return drive if drive is not None and drive.tab.token != self.router.session.client_token else None
+
+    async def _until_over_here(self, drive: drives.Drive, thread: Thread) -> bool:
+        """Wait, outside the lock, for the drive of another session on this worker to be over; True when the tab still
+        shows the thread and no drive took it up since: then the store has it as it ends up."""
+        watch = (self.router.session.client_token, thread.id)
+        if watch in _WATCHED:
+            return False
+        _WATCHED.add(watch)
+        try:
+            await asyncio.shield(drive.closed)
+        finally:
+            _WATCHED.discard(watch)
+        async with self:
+            return _id_of(self.get_value("_thread")) == thread.id and drives.running(thread.id) is None
+
     async def _keep_without_store(self, thread: Thread) -> None:
         """A thread another life of the server left in the tab, which no store has: kept, the run it showed cut off."""
         conversation = self.get_value("_conversation") or Conversation.of(thread.id, copilot.rendered_tools())
@@ -629,15 +659,19 @@ def _card_named(form: dict[str, Any]) -> tuple[str, str]:
     return str(form.get("item") or ""), str(form.get("digest") or "")
 
 
-def opened(stored: StoredThread, *, going: bool = False) -> tuple[Thread, Conversation, str]:
+def opened(
+    stored: StoredThread, *, going: bool = False, counted: dict[str, int] | None = None
+) -> tuple[Thread, Conversation, str]:
     """A stored conversation as a tab opens it: as the drive working on it has it (if one does), else as stored (cut
     off, unless `going` on another worker); and the script that hands over the texts of its window, to send before its
-    items (so that it shows at once)."""
+    items (so that it shows at once). `counted`: the pieces of its texts a drive sent, which the tab may hold (a whole
+    text handed over at a lower count would be taken for an older one)."""
     running = drives.running(stored.thread.id)
     if running is not None:
         thread, conversation = running.thread, running.sink.conversation
     else:
         thread, conversation = resumed(stored, copilot.rendered_tools(), going=going)
+        conversation.seqs.update(counted or {})
     so_far = running.sink.text_so_far if running is not None else None
     texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW)
     return thread, conversation, texts

@@ -16,6 +16,7 @@ import reflex as rx
 
 from ._copilot import CopilotState, opened
 from .declarations import copilot
+from .sink import script_event
 from .turns import load
 
 logger = logging.getLogger("copilot_ui.state")
@@ -63,7 +64,7 @@ class ThreadsState(rx.State):
             return
         thread, conversation, texts = opened(stored)
         if texts:
-            yield rx.call_script(texts)  # the texts first: the items that show them follow
+            yield script_event(texts)  # the texts first: the items that show them follow (the agent's words: as text)
         async with self:
             conversation_state = await self.get_state(CopilotState)
             await conversation_state._switch(thread, conversation, agent_id=stored.summary.agent)
