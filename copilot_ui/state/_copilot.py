@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import reflex as rx
@@ -144,7 +144,7 @@ class CopilotState(rx.State):
             if _id_of(self.get_value("_thread")) != showing:
                 return
             drive = drives.running(thread.id)
-            if drive is not None and drive.thread is not thread and drive is not self._drive_of_another_session(thread):
+            if drive is not None and drive.thread is not thread and drive.tab.token == self.router.session.client_token:
                 return
             await self._switch(thread, conversation, agent_id=stored.summary.agent)
             if going:
@@ -483,16 +483,7 @@ class CopilotState(rx.State):
         That worker writes what the tab shows while it drives. Should it die, nothing would write again: the tab
         would show the run going for ever. Its claim lapses within the lease; then the tab shows the conversation as
         kept, the run cut off, with Retry. One wait per tab and thread on a worker (a tab reconnects often)."""
-        watch = (self.router.session.client_token, thread.id)
-        if watch in _WATCHED:
-            return False
-        _WATCHED.add(watch)
-        try:
-            await remote.over_elsewhere(thread.id)
-        finally:
-            _WATCHED.discard(watch)
-        async with self:
-            return _id_of(self.get_value("_thread")) == thread.id and drives.running(thread.id) is None
+        return await self._until_over(thread, lambda: remote.over_elsewhere(thread.id))
 
     def _drive_of_another_session(self, thread: Thread) -> drives.Drive | None:
         """The drive working on the thread on this worker for another session than the tab's, if any."""
@@ -502,12 +493,17 @@ class CopilotState(rx.State):
     async def _until_over_here(self, drive: drives.Drive, thread: Thread) -> bool:
         """Wait, outside the lock, for the drive of another session on this worker to be over; True when the tab still
         shows the thread and no drive took it up since: then the store has it as it ends up."""
+        return await self._until_over(thread, lambda: asyncio.shield(drive.closed))
+
+    async def _until_over(self, thread: Thread, over: Callable[[], Awaitable[Any]]) -> bool:
+        """Wait for `over()` (a drive of the tab's thread that shows it elsewhere is over), once per tab and thread on
+        a worker; True when the tab still shows the thread and no drive here took it up meanwhile."""
         watch = (self.router.session.client_token, thread.id)
         if watch in _WATCHED:
             return False
         _WATCHED.add(watch)
         try:
-            await asyncio.shield(drive.closed)
+            await over()
         finally:
             _WATCHED.discard(watch)
         async with self:

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from ._person import ask, card, dialog, idle, replies
 from .conftest import Tabs
+from .test_streaming import ASCII, final_text
 
 
 def renew_session(page: Page, sockets: list[tuple[WebSocketRoute, WebSocketRoute]]) -> None:
@@ -38,6 +39,20 @@ def routed(page: Page) -> list[tuple[WebSocketRoute, WebSocketRoute]]:
 
     page.route_web_socket(re.compile(r".*/_event/.*"), route)
     return sockets
+
+
+def test_a_reply_streaming_when_the_session_is_renewed_shows_whole_in_the_new_one(hostile_page: Page, tabs: Tabs):
+    tabs.allowed.append(lambda text: "WebSocket" in text)
+    sockets = routed(hostile_page)
+    hostile_page.goto("/")
+    ask(hostile_page, f"!pieces 15 2 {ASCII}")
+    expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("The quick", timeout=20_000)
+
+    renew_session(hostile_page, sockets)
+
+    idle(hostile_page, timeout=60_000)
+    expect(replies(hostile_page).last).to_have_text(ASCII, timeout=15_000)
+    assert final_text(hostile_page) == ASCII
 
 
 def test_an_approval_waiting_when_the_session_is_renewed_can_be_given_in_the_new_one(hostile_page: Page, tabs: Tabs):

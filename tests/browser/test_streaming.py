@@ -91,30 +91,6 @@ def test_a_reply_that_ends_while_the_connection_is_down_shows_whole_once_it_is_b
     assert final_text(hostile_page) == ASCII
 
 
-def test_a_tab_that_comes_back_as_a_new_session_mid_stream_shows_the_whole_reply(hostile_page: Page, tabs: Tabs):
-    """The page's connection drops where the server does not see it (a network that went away): the page reconnects
-    while its old connection is still on record, and Reflex gives the tab a new session. The run goes on."""
-    tabs.allowed.append(lambda text: "WebSocket" in text)
-    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
-
-    def route(socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-        socket.on_close(lambda code, reason: None)  # the page's end closes; the server's stays open, unaware
-        sockets.append((socket, server))
-
-    hostile_page.route_web_socket(re.compile(r".*/_event/.*"), route)
-    hostile_page.goto("/")
-    token = hostile_page.evaluate("sessionStorage.getItem('token')")
-    ask(hostile_page, f"!pieces 15 2 {ASCII}")
-    expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("The quick", timeout=20_000)
-    sockets[-1][0].close()
-    idle(hostile_page, timeout=60_000)
-    assert len(sockets) >= 2, "the page did not reconnect"
-    assert hostile_page.evaluate("sessionStorage.getItem('token')") != token, "Reflex kept the session (nothing to test)"
-    expect(replies(hostile_page).last).to_have_text(ASCII, timeout=15_000)
-    assert final_text(hostile_page) == ASCII
-
-
 def test_two_sessions_streaming_at_once_see_only_their_own_replies(tabs: Tabs, hostile_app: ServedApp):
     first, second = tabs.open(hostile_app.url), tabs.open(hostile_app.url)
     first.goto("/")
