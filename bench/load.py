@@ -91,6 +91,7 @@ class Cell:
     workers: int
     people: int
     turns: list[Turn] = field(default_factory=list)
+    by_step: list[list[Turn]] = field(default_factory=list)  # the turns of each step of the flow, every person's
     tab: TabFigures = field(default_factory=TabFigures)
     cpu: float = 0.0  # s of the app's CPU while the people were on
     services_cpu: float | None = None  # s of Redis's and PostgreSQL's
@@ -238,6 +239,7 @@ async def measure(browser: Browser, app: ServedApp, services: Processes | None, 
     closed = server.usage()
 
     cell.turns = [turn for person in crowd for turn in person.turns]
+    cell.by_step = [[turn for person in crowd for turn in person.turns[step : step + 1]] for step in range(len(FLOW))]
     cell.cpu = after.cpu - before.cpu
     if services_before is not None and services_after is not None:
         cell.services_cpu = services_after.cpu - services_before.cpu
@@ -279,6 +281,9 @@ def print_cell(cell: Cell) -> None:
         ("server_cpu_per_turn", f"{cell.cpu / max(cell.turn_count, 1) * 1000:.0f} ms ({cell.turn_count} turns)"),
         ("server_cpu", f"{cell.cpu / cell.busy * 100:.0f} % of a core ({cell.busy:.0f} s)"),
     ]
+    for number, turns in enumerate(cell.by_step, 1):
+        pieces = [turn.first_piece * 1000 for turn in turns if turn.first_piece is not None]
+        lines.append((f"first_piece_step{number}_p50_p95", f"{_ms(percentile(pieces, 50))} / {_ms(percentile(pieces, 95))}"))
     if cell.services_cpu is not None:
         lines.append(("services_cpu_per_turn", f"{cell.services_cpu / max(cell.turn_count, 1) * 1000:.0f} ms"))
     lines += [

@@ -7,8 +7,10 @@ name it, in the place the file had. Images and PDFs stay as they are (BinaryCont
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
+from collections.abc import Iterator
 
 from pydantic_ai.messages import BinaryContent, ModelMessage, ModelRequest, UserPromptPart
 
@@ -18,9 +20,28 @@ _TEXT_TYPES = {"application/json", "application/xml", "application/yaml", "appli
 _BEGIN = re.compile(r'^-----BEGIN FILE name="(?P<name>[^"]*)" type="(?P<mime>[^"]+)"-----\n')
 
 
-def text_files_as_text(messages: list[ModelMessage]) -> list[ModelMessage]:
-    """The messages with each text file of a person's prompt replaced by its text (the others unchanged)."""
+async def text_files_as_text(messages: list[ModelMessage]) -> list[ModelMessage]:
+    """The messages with each text file of a person's prompt replaced by its text (the others unchanged).
+
+    A coroutine, so that pydantic-ai calls it on the event loop: it runs a sync one in a worker thread, before every
+    model request, and under load that handoff delayed each reply's first words. Only the decoding of files goes
+    to a worker thread, when there are any.
+    """
+    if not any(_is_text_file(item) for item in _prompt_items(messages)):
+        return messages
+    return await asyncio.to_thread(_with_text_files_decoded, messages)
+
+
+def _with_text_files_decoded(messages: list[ModelMessage]) -> list[ModelMessage]:
     return [_with_text_files(message) if isinstance(message, ModelRequest) else message for message in messages]
+
+
+def _prompt_items(messages: list[ModelMessage]) -> Iterator[object]:
+    for message in messages:
+        if isinstance(message, ModelRequest):
+            for part in message.parts:
+                if isinstance(part, UserPromptPart) and not isinstance(part.content, str):
+                    yield from part.content
 
 
 def file_text(name: str, media_type: str, text: str) -> str:

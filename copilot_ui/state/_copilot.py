@@ -34,7 +34,7 @@ from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
 from .declarations import Feedback, attached, attachment_ids, copilot, shared_state, tell_feedback
 from .sink import Shown, script_event
-from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker
+from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker, written
 from .view import (
     COMPOSER_INPUT_ID,
     Conversation,
@@ -88,6 +88,7 @@ class CopilotState(rx.State):
         restart of the server or dev mode's reload, from the store; while another worker drives it, as that worker
         shows it, and from the store once that drive is over, even by the worker's death)."""
         watch_closed_sessions()
+        await copilot.open_store()  # (before anything of the tab's needs it)
         async with self:
             owner = await self._owner()
             if page_agent in copilot.agent_ids():  # what a new conversation talks to
@@ -261,6 +262,7 @@ class CopilotState(rx.State):
         store = copilot.store
         if store is not None and conversation.created:
             try:
+                await written(thread.id)  # (the reply's own save may be on its way)
                 await asyncio.to_thread(store.rate, owner, thread.id, reply.id, Rating(rating=feedback.rating, comment=comment))
             except Exception:
                 logger.exception("keeping the rating of a reply in conversation %s failed", thread.id)

@@ -17,7 +17,7 @@ import reflex as rx
 from ._copilot import CopilotState, opened
 from .declarations import copilot
 from .sink import script_event
-from .turns import load
+from .turns import load, written
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -79,6 +79,7 @@ class ThreadsState(rx.State):
         """The new title (empty: back to the first message)."""
         async with self:
             owner, thread_id, self.renaming = await self._owner(), str(form.get("thread") or ""), ""
+        await written(thread_id)  # (its last save may be on its way: the title goes on the conversation it makes)
         await self._store_call("rename", owner, thread_id, str(form.get("title") or "").strip()[:200])
         await self._refresh()
 
@@ -97,6 +98,7 @@ class ThreadsState(rx.State):
         """Confirmed: the thread is gone (the tab moves to a new conversation if it showed it)."""
         async with self:
             owner, self.deleting = await self._owner(), ""
+        await written(str(thread_id))  # (a save on its way would bring it back)
         deleted = await self._store_call("delete", owner, str(thread_id))
         if deleted:
             async with self:
@@ -119,7 +121,7 @@ class ThreadsState(rx.State):
         return await (await self.get_state(CopilotState))._owner()
 
     async def _store_call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        store = copilot.store
+        store = await copilot.open_store()
         if store is None:
             return None
         try:

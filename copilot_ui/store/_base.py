@@ -8,7 +8,9 @@ like a thread that does not exist. The methods are blocking; from asyncio code c
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Self
@@ -90,6 +92,22 @@ class ThreadStore(ABC):
         thread)` where the run loop waits for it or between runs. Raises ThreadNotFound when the
         owner has no thread with this id (a thread deleted meanwhile is not brought back).
         """
+
+    def prepare_save(
+        self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None
+    ) -> Callable[[], ThreadSummary]:
+        """`save` in two parts: read the thread now, write it when the returned function is called.
+
+        The reading is quick, for where nothing changes the thread (the event loop, between runs);
+        the writing may run later in a worker thread while the thread goes on changing. Writes of one
+        thread must be called in the order they were prepared. The copilot keeps its conversations
+        this way, so that no run waits for the database. This default reads a copy of the thread; a
+        store that can read less (the SQL store serializes it) overrides it.
+        """
+        kept = Thread(thread.id, [message.model_copy(deep=True) for message in thread.messages], copy.deepcopy(thread.state))
+        kept.restore_bookkeeping(thread.bookkeeping_json())
+        kept_notes = copy.deepcopy(notes)
+        return lambda: self.save(owner, kept, notes=kept_notes)
 
     @abstractmethod
     def load_with_notes(self, owner: str, thread_id: str) -> StoredThread | None:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -111,7 +112,15 @@ class SQLThreadStore(SQLAttachments, ThreadStore):
         return ThreadSummary(thread_id, title or NEW_TITLE, agent, now, now, False, 0)
 
     def save(self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None) -> ThreadSummary:
-        now = snapshot(thread, notes)  # serialized before the transaction: the lock is held for the writes only
+        return self.prepare_save(owner, thread, notes=notes)()
+
+    def prepare_save(
+        self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None
+    ) -> Callable[[], ThreadSummary]:
+        now = snapshot(thread, notes)  # serialized here, once: the write reads only this
+        return partial(self._write, owner, thread, now)
+
+    def _write(self, owner: str, thread: Thread, now: Snapshot) -> ThreadSummary:
         with self._transaction(write=True) as db:
             row = self._thread_row(db, owner, thread.id, lock=True)
             if row is None:

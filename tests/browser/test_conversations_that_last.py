@@ -8,12 +8,15 @@ from the store.
 from __future__ import annotations
 
 import signal
+import sqlite3
+import time
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from ._crafted import COPILOT_STATE, CraftedEvents
 from ._person import ask, card, copilot, dialog, idle, order_status, replies
-from .conftest import Tabs
+from .conftest import Tabs, _served
 
 THREADS_STATE = "reflex___state____state.copilot_ui___state____threads____threads_state"
 
@@ -146,3 +149,37 @@ def test_another_owner_cannot_list_open_change_or_delete_a_conversation(tabs: Ta
     alice.reload()
     expect(replies(alice).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).")
     expect(entry(conversations(alice), "what is our revenue this month?")).to_be_visible()
+
+
+
+def test_a_busy_database_does_not_hold_up_the_reply_and_the_conversation_is_kept_once_it_is_free(
+    page: Page, demo_server: _served
+):
+    database = Path(demo_server.env["COPILOT_STORE_URL"])
+    page.goto("/")
+    page.get_by_role("button", name="Conversations").click()
+    expect(page.get_by_text("No conversations yet.")).to_be_visible()  # (the store is open: the list was read from it)
+    page.keyboard.press("Escape")
+    other = sqlite3.connect(database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock (a backup, a migration): 30 s at most
+        ask(page, "what is our revenue this month?")
+        expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).", timeout=10_000)
+        idle(page, timeout=10_000)
+        page.get_by_role("button", name="Conversations").click()
+        expect(page.get_by_text("No conversations yet.")).to_be_visible()  # not written yet: the database is busy
+        page.keyboard.press("Escape")
+        other.execute("COMMIT")
+    finally:
+        other.close()
+    deadline = time.monotonic() + 10
+    while _stored_titles(database) != ["what is our revenue this month?"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    listed = conversations(page)
+    entry(listed, "what is our revenue this month?").click()
+    expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).")
+
+
+def _stored_titles(database: Path) -> list[str]:
+    with sqlite3.connect(database) as reader:
+        return [title for (title,) in reader.execute("SELECT auto_title FROM copilot_threads")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ag_ui.core import AssistantMessage, FunctionCall, Interrupt, ToolCall, UserMessage
 
 from copilot_ui.core import Approve, Thread
+from copilot_ui.store import ThreadStore
 from tests.store.meter import WriteMeter
 from tests.store.threads import add_turn, stored_thread
 
@@ -167,3 +168,47 @@ def test_messages_with_repeated_or_very_long_ids_are_kept_in_order(store, open_s
         store.save("alice", thread)
     assert meter.rows == 2
     assert [m.content for m in open_store().load("alice", thread.id).messages][-1] == "message 5"
+
+
+def test_a_save_prepared_then_written_later_stores_the_thread_as_it_was_when_prepared(store, open_store):
+    # The copilot reads the thread on the event loop and writes it in a worker thread while the next run goes on
+    thread = stored_thread(store, 10)
+    thread.add_user_message("what is our revenue?", "question")
+    thread.add_message(AssistantMessage(id="live", content=""))
+    thread.append_text("live", "Revenue is")
+    thread.state = {"filter": "Berlin"}
+    write = store.prepare_save("alice", thread, notes=[{"kind": "error", "text": "then"}])
+
+    thread.append_text("live", " $48,210.")  # the run goes on before the write
+    thread.add_user_message("and last month?", "later")
+    thread.state["filter"] = "Paris"
+    write()
+
+    kept = open_store().load_with_notes("alice", thread.id)
+    assert [m.id for m in kept.thread.messages][-2:] == ["question", "live"]
+    assert kept.thread.messages[-1].content == "Revenue is"
+    assert kept.thread.state == {"filter": "Berlin"}
+    assert kept.notes == [{"kind": "error", "text": "then"}]
+
+    store.save("alice", thread)  # the next save brings the rest, whatever the earlier one left
+    kept = open_store().load("alice", thread.id)
+    assert [(m.id, getattr(m, "content", None)) for m in kept.messages] == [
+        (m.id, getattr(m, "content", None)) for m in thread.messages
+    ]
+    assert kept.state == {"filter": "Paris"}
+
+
+def test_a_store_of_the_apps_own_prepares_a_save_from_a_copy_of_the_thread(store, open_store):
+    # ThreadStore's own prepare_save, for a store that only implements save
+    thread = stored_thread(store, 10)
+    thread.add_message(AssistantMessage(id="live", content="Revenue is"))
+    thread.state = {"filter": "Berlin"}
+    write = ThreadStore.prepare_save(store, "alice", thread)
+
+    thread.append_text("live", " $48,210.")
+    thread.state["filter"] = "Paris"
+    write()
+
+    kept = open_store().load("alice", thread.id)
+    assert kept.messages[-1].content == "Revenue is"
+    assert kept.state == {"filter": "Berlin"}

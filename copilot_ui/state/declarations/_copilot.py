@@ -7,8 +7,10 @@ reads when a run starts and its components read when the page is compiled.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -65,6 +67,7 @@ class Copilot:
         self.limits = LoopLimits()
         """What bounds a turn: follow-ups, a repeated identical call, tools at once."""
         self._store: ThreadStore | str | None = _DEFAULT_STORE
+        self._opening_store = threading.Lock()
         self.owner: Callable[[Any], Any] | None = None
         """The owner of a tab's conversations: a function (sync or async) of the tab's CopilotState that returns the
         app's user id; None: an anonymous owner per browser, kept in a signed cookie."""
@@ -92,10 +95,19 @@ class Copilot:
     def store(self) -> ThreadStore | None:
         """Where conversations are kept (made on first use: COPILOT_STORE_URL, else .copilot/threads.db); None: nowhere."""
         if self._store == _DEFAULT_STORE:
-            from ...store import SQLThreadStore
+            with self._opening_store:
+                if self._store == _DEFAULT_STORE:
+                    from ...store import SQLThreadStore
 
-            self._store = SQLThreadStore()
+                    self._store = SQLThreadStore()
         return self._store  # type: ignore[return-value]
+
+    async def open_store(self) -> ThreadStore | None:
+        """The store, opened in a worker thread on first use: opening the database (and bringing its tables up to
+        date) may wait for it, up to 30 s while another process holds its lock, and no event of anyone may wait."""
+        if self._store == _DEFAULT_STORE:
+            return await asyncio.to_thread(lambda: self.store)
+        return self.store
 
     @store.setter
     def store(self, store: ThreadStore | None) -> None:

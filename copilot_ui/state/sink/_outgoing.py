@@ -183,6 +183,12 @@ class Outgoing:
         self._items_changed()
         await self._flush_when_allowed()
 
+    def commit_soon(self) -> None:
+        """Show everything at the next flush, without waiting for it."""
+        self._urgent = True
+        self._items_changed()
+        self._schedule()
+
     async def close(self) -> None:
         """The drive is over: send what is left, then end the outbox."""
         if self._timer is not None and self._timer is not asyncio.current_task():

@@ -109,11 +109,13 @@ def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agen
     async def read_context() -> list[Context]:
         return await _read_context(tab, thread, sink, shared)
 
-    async def commit() -> None:  # before each agent run: the page shows the tools' changes, the thread is kept
-        saving = asyncio.ensure_future(keeper.save(thread, conversation, running=True)) if keeper is not None else None
-        await sink.commit()  # (while the thread is written in a worker thread: neither changes it)
-        if saving is not None:
-            await saving
+    async def commit() -> None:  # before each agent run: the thread is kept (read now, written later), the page shows
+        if keeper is not None:  # the tools' changes
+            keeper.save(thread, conversation, running=True)
+        if thread.turn.agent_runs == 0:  # the turn's first run: no tool changed anything yet, the message shows meanwhile
+            sink.commit_soon()
+        else:
+            await sink.commit()
 
     loop = RunLoop(
         copilot.agent(agent_id),
@@ -156,16 +158,19 @@ async def _drive(tab: Tab, drive: drives.Drive, job: Work) -> None:
         drive.sink.emit(ErrorOccurred(FAILED))
     finally:
         drives.leave(drive)
+        saved: asyncio.Future[None] | None = None
         try:
             drive.sink.finish()
             await drive.sink.close()
             if drive.keeper is not None:
-                await drive.keeper.save(drive.thread, drive.sink.conversation, running=drive.interrupted)
+                saved = drive.keeper.save(drive.thread, drive.sink.conversation, running=drive.interrupted)
         except Exception:
             logger.exception("showing the end of a run failed")
             await _not_running(tab)
         finally:
-            drives.release(drive)
+            drives.release(drive)  # (a load of the thread here waits for the save itself)
+            if saved is not None:
+                await saved  # another worker reads the thread from the store once this one lets it go
             await remote.release(drive.thread.id)
 
 

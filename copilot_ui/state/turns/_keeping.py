@@ -1,25 +1,34 @@
 """Conversations kept in the app's store: saved at message boundaries, loaded for their owner, marked while they run.
 
-A save happens when the loop waits for it (before each agent run: the loop's commit) and when a drive
-ends, never per token, through a worker thread (the store blocks). While a run goes, the view notes
-the message it follows; a thread loaded with that mark was cut off by a crash, and shows so, with
-Retry. Nothing here is Reflex-specific beyond the owner given by the caller.
+A save happens before each agent run (the loop's commit) and when a drive ends, never per token. The
+thread is read at once, on the event loop (the SQL store serializes it: a fraction of a millisecond
+for a short conversation); the write goes to the store's writer, a thread of its own that writes in
+the order the saves were made, and nothing waits for it but a load of the same conversation. Waiting
+cost a run its start under load: each write hands the interpreter's lock back and forth with a busy
+event loop many times over, and the runs of fifty people queued behind one another's writes. While a
+run goes, the view notes the message it follows; a thread loaded with that mark was cut off by a
+crash, and shows so, with Retry. Nothing here is Reflex-specific beyond the owner given by the caller.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from weakref import WeakKeyDictionary
 
 from ...core import Thread
-from ...store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore
+from ...store import StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
 from ..declarations import copilot
 from ..view import Conversation
 from ._pruning import prune_now_and_then
 
 logger = logging.getLogger("copilot_ui.state")
+
+_writers: WeakKeyDictionary[ThreadStore, ThreadPoolExecutor] = WeakKeyDictionary()
+_unwritten: dict[str, asyncio.Future[None]] = {}  # thread id → its last save not written yet
 
 
 @dataclass
@@ -30,33 +39,62 @@ class Keeper:
     owner: str
     agent: str
 
-    async def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> None:
-        """Write the thread and its view (the loop is not changing it now); a failure is logged, never raised."""
+    def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> asyncio.Future[None]:
+        """Read the thread and its view now and have them written after the earlier saves; the future is done once
+        they are (a failure is logged, never raised)."""
         conversation.run_after = (thread.last_message_id() or "") if running else None
-        notes = conversation.to_notes()  # (here: the view may change while the worker thread writes)
         try:
-            await asyncio.to_thread(self._save, thread, conversation, notes)
+            write = self.store.prepare_save(self.owner, thread, notes=conversation.to_notes())
         except Exception:
             logger.exception("saving conversation %s failed", thread.id)
+            write = None
+        written = asyncio.ensure_future(self._written(write, thread.id, conversation))
+        _unwritten[thread.id] = written
+        written.add_done_callback(lambda done: _unwritten.pop(thread.id) if _unwritten.get(thread.id) is done else None)
         prune_now_and_then(self.store)
+        return written
 
-    def _save(self, thread: Thread, conversation: Conversation, notes: list[dict[str, Any]]) -> None:
+    async def _written(self, write: Callable[[], ThreadSummary] | None, thread_id: str, conversation: Conversation) -> None:
+        if write is None:
+            return
         try:
-            self.store.save(self.owner, thread, notes=notes)
+            await asyncio.get_running_loop().run_in_executor(_writer(self.store), self._write, write, thread_id, conversation)
+        except Exception:
+            logger.exception("saving conversation %s failed", thread_id)
+
+    def _write(self, write: Callable[[], ThreadSummary], thread_id: str, conversation: Conversation) -> None:
+        try:
+            write()
         except ThreadNotFound:
             if conversation.created:
-                logger.info("conversation %s was deleted; it is not saved again", thread.id)
+                logger.info("conversation %s was deleted; it is not saved again", thread_id)
                 return
             try:
-                self.store.create(self.owner, agent=self.agent, thread_id=thread.id)
+                self.store.create(self.owner, agent=self.agent, thread_id=thread_id)
             except ThreadExists:  # another worker created it meanwhile
                 pass
-            self.store.save(self.owner, thread, notes=notes)
+            write()
         conversation.created = True
+
+
+async def written(thread_id: str) -> None:
+    """Once the saves of this conversation made so far are in the store."""
+    unwritten = _unwritten.get(thread_id)
+    if unwritten is not None:
+        await asyncio.shield(unwritten)
+
+
+def _writer(store: ThreadStore) -> ThreadPoolExecutor:
+    """The store's writer: one thread, so that the saves of a conversation land in the order they were made."""
+    writer = _writers.get(store)
+    if writer is None:
+        writer = _writers[store] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="copilot-store-writer")
+    return writer
 
 
 async def load(store: ThreadStore, owner: str, thread_id: str) -> StoredThread | None:
     """The owner's stored conversation with this id (None: none of theirs), through a worker thread."""
+    await written(thread_id)  # (its last saves may still be on their way)
     try:
         return await asyncio.to_thread(store.load_with_notes, owner, thread_id)
     except Exception:
