@@ -151,7 +151,6 @@ def test_another_owner_cannot_list_open_change_or_delete_a_conversation(tabs: Ta
     expect(entry(conversations(alice), "what is our revenue this month?")).to_be_visible()
 
 
-
 def test_a_busy_database_does_not_hold_up_the_reply_and_the_conversation_is_kept_once_it_is_free(
     page: Page, demo_server: _served
 ):
