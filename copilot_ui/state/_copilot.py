@@ -32,6 +32,7 @@ from ._closed_sessions import watch_closed_sessions
 from ._forms import form_answer
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
+from ._startup_heap import freeze_startup_heap
 from .declarations import Feedback, attached, attachment_ids, copilot, shared_state, tell_feedback
 from .sink import Shown, script_event
 from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker, written
@@ -88,6 +89,7 @@ class CopilotState(rx.State):
         restart of the server or dev mode's reload, from the store; while another worker drives it, as that worker
         shows it, and from the store once that drive is over, even by the worker's death)."""
         watch_closed_sessions()
+        freeze_startup_heap()
         await copilot.open_store()  # (before anything of the tab's needs it)
         async with self:
             owner = await self._owner()
