@@ -43,24 +43,17 @@ class Keeper:
         """Read the thread and its view now and have them written after the earlier saves; the future is done once
         they are (a failure is logged, never raised)."""
         conversation.run_after = (thread.last_message_id() or "") if running else None
+        writing = None
         try:
             write = self.store.prepare_save(self.owner, thread, notes=conversation.to_notes())
+            writing = asyncio.get_running_loop().run_in_executor(_writer(self.store), self._write, write, thread.id, conversation)
         except Exception:
             logger.exception("saving conversation %s failed", thread.id)
-            write = None
-        written = asyncio.ensure_future(self._written(write, thread.id, conversation))
+        written = asyncio.ensure_future(_logged(writing, thread.id))
         _unwritten[thread.id] = written
         written.add_done_callback(lambda done: _unwritten.pop(thread.id) if _unwritten.get(thread.id) is done else None)
         prune_now_and_then(self.store)
         return written
-
-    async def _written(self, write: Callable[[], ThreadSummary] | None, thread_id: str, conversation: Conversation) -> None:
-        if write is None:
-            return
-        try:
-            await asyncio.get_running_loop().run_in_executor(_writer(self.store), self._write, write, thread_id, conversation)
-        except Exception:
-            logger.exception("saving conversation %s failed", thread_id)
 
     def _write(self, write: Callable[[], ThreadSummary], thread_id: str, conversation: Conversation) -> None:
         try:
@@ -75,6 +68,16 @@ class Keeper:
                 pass
             write()
         conversation.created = True
+
+
+async def _logged(writing: asyncio.Future[None] | None, thread_id: str) -> None:
+    """Once the write landed; a failure is logged, never raised."""
+    if writing is None:
+        return
+    try:
+        await writing
+    except Exception:
+        logger.exception("saving conversation %s failed", thread_id)
 
 
 async def written(thread_id: str) -> None:
