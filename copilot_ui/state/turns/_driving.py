@@ -109,8 +109,9 @@ def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agen
     async def read_context() -> list[Context]:
         return await _read_context(tab, thread, sink, shared)
 
-    async def commit() -> None:  # before each agent run: the thread is kept (read now, written later), the page shows
-        if keeper is not None:  # the tools' changes
+    async def commit() -> None:
+        """Before each agent run: the thread is kept (read now, written later) and the page shows the tools' changes."""
+        if keeper is not None:
             keeper.save(thread, conversation, running=True)
         if thread.turn.agent_runs == 0:  # the turn's first run: no tool changed anything yet, the message shows meanwhile
             sink.commit_soon()
