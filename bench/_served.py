@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "bench" / ".work"
 WEB_DIR = WORK / "web"  # one build folder: the servings run one after another, never at once
 BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm packages
-AGENT_TIMEOUT = 20  # seconds for the hostile agent to answer
+AGENT_TIMEOUT = 20  # seconds for an agent server to answer
 
 
 class ServedApp:
@@ -107,18 +107,27 @@ class ServedApp:
         raise RuntimeError(f"the app did not answer within {BUILD_TIMEOUT} s; see {self.log}")
 
 
-class HostileAgentProcess:
-    """tests/hostile_agent.py in a process of its own (so that its pacing does not share this process's GIL)."""
+class AgentProcess:
+    """An AG-UI agent server (`python -m <module> --port N`) in a process of its own, so that its work does not share
+    this process's GIL: tests/hostile_agent.py by default, bench/_demo_agent.py for the demo's own agent."""
 
-    def __init__(self) -> None:
+    def __init__(self, module: str = "tests.hostile_agent", environment: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
+        self._module = module
+        self._environment = environment
         self._process: subprocess.Popen[bytes] | None = None
 
-    def __enter__(self) -> HostileAgentProcess:
+    @property
+    def group(self) -> int | None:
+        """The server's process group (None once stopped)."""
+        return self._process.pid if self._process is not None else None
+
+    def __enter__(self) -> AgentProcess:
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "tests.hostile_agent", "--port", str(self.port)],
+            [sys.executable, "-m", self._module, "--port", str(self.port)],
             cwd=ROOT,
+            env=self._environment,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
@@ -127,7 +136,7 @@ class HostileAgentProcess:
         while not port_open(self.port):
             if self._process.poll() is not None or time.monotonic() > deadline:
                 self.__exit__(None, None, None)
-                raise RuntimeError("the hostile agent did not start")
+                raise RuntimeError(f"the agent server {self._module} did not start")
             time.sleep(0.1)
         return self
 
@@ -135,6 +144,9 @@ class HostileAgentProcess:
         if self._process is not None:
             stop_group(self._process)
             self._process = None
+
+
+HostileAgentProcess = AgentProcess  # (its default module)
 
 
 def port_open(port: int) -> bool:

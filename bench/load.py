@@ -21,7 +21,8 @@ Figures, per cell (`load_<workers>w_<N>p_...`):
 - server_cpu_per_turn: CPU time of all the app's processes (read from /proc) from the first
   person's arrival to the last one's end, over the turns done (the tab's included); server_cpu:
   the same over that time, in % of one core (the machine has two); services_cpu_per_turn (two
-  workers): Redis's and PostgreSQL's, the same way;
+  workers): Redis's and PostgreSQL's, the same way; agent_cpu_per_turn (`--remote-agent`): the
+  agent's own process, the same way;
 - memory_per_session: growth of the app's resident memory (all its processes) from before the
   people arrive to when they are all done, over the sessions opened (theirs and the tab's);
   memory_kept_per_session: the same, SETTLE seconds after every session closed;
@@ -37,7 +38,10 @@ Figures, per cell (`load_<workers>w_<N>p_...`):
 The whole matrix takes about 7 minutes on a 2-core machine (the app is built once, served eight
 times). `python -m bench.load --quick` runs N = 10 and 50 on one worker (about a minute);
 `--people 10,25 --workers 2` (or LOAD_PEOPLE and LOAD_WORKERS in the environment, for `make bench`)
-choose the cells.
+choose the cells. With `--remote-agent` (or LOAD_REMOTE_AGENT=1) the demo's agent is an AG-UI
+server of its own (bench/_demo_agent.py: the same built-in agent, demo model, tools and shared
+state) and the app talks to it over HTTP as to any remote agent; its figures are named
+`load_<workers>w_<N>p_remote_agent_...`.
 
 Run from the project root: .venv/bin/python -m bench.load
 """
@@ -55,7 +59,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,7 +67,7 @@ from playwright.async_api import Browser, async_playwright
 
 from bench._person import FLOW, Person, Turn, marker, new_run
 from bench._real_tab import TabFigures, tab_flow
-from bench._served import ServedApp, stopped_on_sigterm
+from bench._served import AgentProcess, ServedApp, stopped_on_sigterm
 from bench._usage import Processes, machine_cpu
 from bench._witness import crossed
 from tests._processes import CHROMIUM_ARGS
@@ -90,11 +94,13 @@ class Cell:
 
     workers: int
     people: int
+    remote_agent: bool = False  # the agent served in a process of its own (bench/_demo_agent.py), not in the app
     turns: list[Turn] = field(default_factory=list)
     by_step: list[list[Turn]] = field(default_factory=list)  # the turns of each step of the flow, every person's
     tab: TabFigures = field(default_factory=TabFigures)
     cpu: float = 0.0  # s of the app's CPU while the people were on
     services_cpu: float | None = None  # s of Redis's and PostgreSQL's
+    agent_cpu: float | None = None  # s of the remote agent's process
     busy: float = 0.0  # s from the first arrival to the last end
     growth: int = 0  # bytes of resident memory, all sessions open
     kept: int = 0  # bytes of resident memory, all sessions closed
@@ -125,16 +131,16 @@ class Cell:
 
 
 def main(argv: Sequence[str] = ()) -> None:
-    people, workers = _cells(argv)
+    people, workers, remote_agent = _cells(argv)
     started = time.perf_counter()
     with stopped_on_sigterm():
-        failures = asyncio.run(run(people, workers))
+        failures = asyncio.run(run(people, workers, remote_agent=remote_agent))
     print(f"load_matrix_took: {time.perf_counter() - started:.0f} s", flush=True)
     if failures:
         raise BenchmarkFailed("\n".join(failures))
 
 
-async def run(people: Sequence[int], workers: Sequence[int]) -> list[str]:
+async def run(people: Sequence[int], workers: Sequence[int], *, remote_agent: bool = False) -> list[str]:
     """Every cell: for each worker count, each N on a fresh serving. The failures found."""
     failures: list[str] = []
     async with async_playwright() as driver:
@@ -144,7 +150,7 @@ async def run(people: Sequence[int], workers: Sequence[int]) -> list[str]:
                 try:
                     with _services(count) as services:
                         for number in people:
-                            cell = await serve_and_measure(browser, services, count, number)
+                            cell = await serve_and_measure(browser, services, count, number, remote_agent=remote_agent)
                             print_cell(cell)
                             failures += cell.failures()
                 except ServiceUnavailable as missing:
@@ -193,24 +199,31 @@ def _services(workers: int) -> Iterator[Services]:
         yield Services(redis_url, postgres)
 
 
-async def serve_and_measure(browser: Browser, services: Services, workers: int, people: int) -> Cell:
-    """Serve the app afresh and measure one cell on it."""
+async def serve_and_measure(
+    browser: Browser, services: Services, workers: int, people: int, *, remote_agent: bool = False
+) -> Cell:
+    """Serve the app afresh (and its agent in a process of its own, with `remote_agent`) and measure one cell on it."""
     started = time.perf_counter()
     folder = Path(tempfile.mkdtemp(prefix="cui-load-"))
-    app = ServedApp(environment=services.environment(workers, folder))
-    try:
-        await asyncio.to_thread(app.__enter__)
-        cell = await measure(browser, app, services.processes(), workers, people)
-    finally:
-        await asyncio.to_thread(app.stop)
-        shutil.rmtree(folder, ignore_errors=True)
+    with contextlib.ExitStack() as stack:
+        agent = stack.enter_context(AgentProcess("bench._demo_agent", _without_copilot(os.environ))) if remote_agent else None
+        app = ServedApp(agent.url if agent else None, environment=services.environment(workers, folder))
+        try:
+            await asyncio.to_thread(app.__enter__)
+            agent_usage = Processes(group=agent.group) if agent else None
+            cell = await measure(browser, app, services.processes(), workers, people, agent_usage)
+        finally:
+            await asyncio.to_thread(app.stop)
+            shutil.rmtree(folder, ignore_errors=True)
     cell.took = time.perf_counter() - started
     return cell
 
 
-async def measure(browser: Browser, app: ServedApp, services: Processes | None, workers: int, people: int) -> Cell:
-    """Warm-up people, then `people` people and the real tab at once; their figures and the server's."""
-    cell = Cell(workers, people)
+async def measure(
+    browser: Browser, app: ServedApp, services: Processes | None, workers: int, people: int, agent: Processes | None = None
+) -> Cell:
+    """Warm-up people, then `people` people and the real tab at once; their figures, the server's (and the agent's)."""
+    cell = Cell(workers, people, remote_agent=agent is not None)
     server = Processes(group=app.group)
     run = new_run()
     warm_up = [Person(app.url, marker(run, f"w{number}"), random.Random(-number)) for number in range(WARM_UP * workers)]
@@ -222,6 +235,7 @@ async def measure(browser: Browser, app: ServedApp, services: Processes | None, 
     crowd_done, lag_done = asyncio.Event(), asyncio.Event()
     lag = asyncio.create_task(_driver_lag(lag_done, cell.lag))
     before, services_before = server.usage(), services.usage() if services else None
+    agent_before = agent.usage() if agent else None
     began, driver_before, machine_before = time.perf_counter(), time.process_time(), machine_cpu()
     tab = asyncio.create_task(tab_flow(browser, app.url, crowd_done, random.Random(people)))
     await asyncio.gather(*(_visit(person, RAMP * number / people) for number, person in enumerate(crowd)))
@@ -230,6 +244,8 @@ async def measure(browser: Browser, app: ServedApp, services: Processes | None, 
     cell.busy, cell.driver_cpu = time.perf_counter() - began, time.process_time() - driver_before
     cell.machine_cpu = machine_cpu() - machine_before
     after, services_after = server.usage(), services.usage() if services else None
+    if agent is not None and agent_before is not None:
+        cell.agent_cpu = agent.usage().cpu - agent_before.cpu
     lag_done.set()
     await lag
 
@@ -269,7 +285,7 @@ async def _driver_lag(done: asyncio.Event, samples: list[float]) -> None:
 
 
 def print_cell(cell: Cell) -> None:
-    name = f"load_{cell.workers}w_{cell.people}p"
+    name = f"load_{cell.workers}w_{cell.people}p{'_remote_agent' if cell.remote_agent else ''}"
     first = [turn.first_piece * 1000 for turn in cell.turns if turn.first_piece is not None]
     done = [turn.done * 1000 for turn in cell.turns if turn.done is not None]
     approved = [turn.approve_to_result * 1000 for turn in cell.turns if turn.approve_to_result is not None]
@@ -286,6 +302,8 @@ def print_cell(cell: Cell) -> None:
         lines.append((f"first_piece_step{number}_p50_p95", f"{_ms(percentile(pieces, 50))} / {_ms(percentile(pieces, 95))}"))
     if cell.services_cpu is not None:
         lines.append(("services_cpu_per_turn", f"{cell.services_cpu / max(cell.turn_count, 1) * 1000:.0f} ms"))
+    if cell.agent_cpu is not None:
+        lines.append(("agent_cpu_per_turn", f"{cell.agent_cpu / max(cell.turn_count, 1) * 1000:.0f} ms"))
     lines += [
         ("memory_per_session", f"{cell.growth / cell.sessions / MB:.2f} MB"),
         ("memory_kept_per_session", f"{cell.kept / cell.sessions / MB:.2f} MB"),
@@ -321,16 +339,28 @@ def _ms(value: float | None) -> str:
     return "none" if value is None else f"{value:.0f} ms"
 
 
-def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Which cells to run: the whole matrix, unless the arguments (or LOAD_PEOPLE, LOAD_WORKERS) say otherwise."""
+def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """Which cells to run: the whole matrix, unless the arguments (or LOAD_PEOPLE, LOAD_WORKERS, LOAD_REMOTE_AGENT)
+    say otherwise; and whether the agent is served in a process of its own."""
     parser = argparse.ArgumentParser(prog="python -m bench.load", description="The load benchmark (see its docstring).")
     parser.add_argument("--quick", action="store_true", help=f"N = {', '.join(map(str, QUICK_PEOPLE))} on one worker")
     parser.add_argument("--people", default=os.environ.get("LOAD_PEOPLE", ""), help="e.g. 10,25 (default: 10,25,50,100)")
     parser.add_argument("--workers", default=os.environ.get("LOAD_WORKERS", ""), help="e.g. 1 or 1,2 (default: 1,2)")
+    parser.add_argument(
+        "--remote-agent",
+        action="store_true",
+        default=os.environ.get("LOAD_REMOTE_AGENT", "") not in ("", "0"),
+        help="the demo's agent served over AG-UI by a process of its own (bench/_demo_agent.py), the app its client",
+    )
     options = parser.parse_args(list(argv))
     people = _numbers(options.people) or (QUICK_PEOPLE if options.quick else PEOPLE)
     workers = _numbers(options.workers) or ((1,) if options.quick else WORKERS)
-    return people, workers
+    return people, workers, options.remote_agent
+
+
+def _without_copilot(environment: Mapping[str, str]) -> dict[str, str]:
+    """This environment without the copilot's settings: the agent's process runs the demo model, as the app would."""
+    return {key: value for key, value in environment.items() if not key.startswith("COPILOT_")}
 
 
 def _numbers(text: str) -> tuple[int, ...]:

@@ -38,6 +38,7 @@ from ._errors import (
 )
 from ._httpx_log import hide_in_httpx_log
 from ._secrets import Scrubber
+from ._tls import new_client
 from ._urls import agent_host, logged_url
 
 logger = logging.getLogger("copilot_ui.agents")
@@ -111,7 +112,7 @@ class HttpAgent(Agent):
         timeout = limits.timeout
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **self.headers}
         body = run_input.model_dump_json(by_alias=True)
-        client = self._client or httpx.AsyncClient(timeout=timeout)
+        client = self._client or new_client(timeout)
         stream = _StreamReader(host, limits, scrubber)
         hide_in_httpx_log(self.url)
         try:

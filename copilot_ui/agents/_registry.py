@@ -12,6 +12,7 @@ from ._errors import AgentError, AgentHTTPError, AgentUnreachable
 from ._http import HttpAgent, HttpLimits, _reason, quoted_start, report, request_secrets
 from ._httpx_log import hide_in_httpx_log
 from ._secrets import Scrubber
+from ._tls import new_client
 from ._urls import agent_host, logged_url
 
 
@@ -92,7 +93,7 @@ async def _get_info(
     host = agent_host(url)
     hide_in_httpx_log(url)
     owned = client is None
-    client = client or httpx.AsyncClient(timeout=limits.timeout)
+    client = client or new_client(limits.timeout)
     try:
         response = await client.get(url, headers={"Accept": "application/json", **headers})
     except httpx.TransportError as error:
