@@ -11,11 +11,26 @@ import os
 import re
 import secrets
 import sqlite3
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Column, Engine, Integer, MetaData, String, Table, create_engine, event, insert, make_url, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import (
+    URL,
+    Column,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    make_url,
+    select,
+    update,
+)
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 URL_VARIABLE = "DEMO_DATABASE_URL"
 DEFAULT_URL = "sqlite:///.data/demo.db"
@@ -56,6 +71,7 @@ _orders = Table(
     Column("status", String(20), nullable=False),
 )
 _engine: Engine | None = None
+_engine_lock = threading.Lock()  # the first queries come from several worker threads at once
 
 
 def new_workspace() -> str:
@@ -103,16 +119,27 @@ def _checked(workspace: str) -> str:
 
 
 def _database() -> Engine:
+    """The database, its table made the first time (once: two people's first pages at the same moment both waited
+    for it, and the second failed on "table demo_orders already exists", leaving that person's dashboard empty)."""
     global _engine
     if _engine is None:
-        url = make_url(os.environ.get(URL_VARIABLE) or DEFAULT_URL)
-        if url.get_backend_name() == "sqlite" and url.database:
-            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        _engine = create_engine(url)
-        if url.get_backend_name() == "sqlite":
-            event.listen(_engine, "connect", _sqlite_pragmas)
-        _metadata.create_all(_engine)
+        with _engine_lock:
+            if _engine is None:
+                _engine = _opened(make_url(os.environ.get(URL_VARIABLE) or DEFAULT_URL))
     return _engine
+
+
+def _opened(url: URL) -> Engine:
+    if url.get_backend_name() == "sqlite" and url.database:
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+    if url.get_backend_name() == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    try:
+        _metadata.create_all(engine)
+    except DBAPIError:  # another worker made the table between the check and the creation: it is there now
+        _metadata.create_all(engine)
+    return engine
 
 
 def _sqlite_pragmas(connection: object, _record: object) -> None:
