@@ -34,13 +34,20 @@ from ._witness import Witness
 
 @dataclass(frozen=True)
 class Step:
-    """One message of the flow; `approve`: it asks for an approval, which the person gives."""
+    """One message of the flow; `approve`: it asks for an approval, which the person gives, and the approved tool's
+    result then says `result` (a tool that failed, on an empty dashboard say, fails the flow)."""
 
     text: str
     approve: bool = False
+    result: str = ""
 
 
-FLOW = (Step("hello"), Step("show orders from Berlin"), Step("refund order 1042", approve=True), Step("hello"))
+FLOW = (
+    Step("hello"),
+    Step("show orders from Berlin"),
+    Step("refund order 1042", approve=True, result="Refunded order #1042"),
+    Step("hello"),
+)
 # Seconds a person waits before each message and before Approve: they act as soon as they can, as in the issue's
 # measurement (so that the figures compare with it). With reading pauses of 0.5–1.5 s and arrivals over 5 s instead,
 # N = 50 on one worker read p95 first piece 90–375 ms where this pace reads 850 ms.
@@ -157,6 +164,9 @@ class Person:
         await self._socket.emit(APPROVE, {"form": form(("item", item), ("digest", digest), *_shown_fields(approval))})
         await self._until(lambda: self.witness.whole_since(f"{item}.r", approved) is not None, f"the result of {step.text!r}")
         result = self.witness.whole_since(f"{item}.r", approved)
+        said = self.witness.texts[f"{item}.r"].text if f"{item}.r" in self.witness.texts else ""
+        if step.result not in said:
+            raise FlowFailed(f"approving {step.text!r} gave {said[:160]!r}, not {step.result!r}")
         ended = await self._run_end(approved, f"the reply after approving {step.text!r}")
         if not self.witness.replies_since(approved):
             raise FlowFailed(f"no reply after approving {step.text!r} came in pieces")
