@@ -35,6 +35,7 @@ from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
 from ..agents import Scrubber
 from ..agents._http import request_secrets
+from ..agents._tls import tls_context
 from ._mcp_failures import Reach, why_stopped, why_unavailable
 from ._run_notice import say_once_a_turn
 
@@ -82,7 +83,10 @@ def mcp_server(
         if args or env or cwd:
             raise ValueError(f'MCP server "{name}": args=, env= and cwd= are for a command=; a server at a url= gets headers=')
         assert url is not None
-        toolset = MCPToolset(url, id=name, headers=dict(headers or {}), init_timeout=timeout, tool_error_behavior="failed")
+        # The shared TLS settings: pydantic-ai connects anew at every run, and a client's own would read the CA bundle
+        toolset = MCPToolset(
+            url, id=name, headers=dict(headers or {}), verify=tls_context(), init_timeout=timeout, tool_error_behavior="failed"
+        )
         secrets = request_secrets(url, headers or {})
     return McpServer(name, toolset, approval=approval, prefix=prefix, timeout=timeout, secrets=secrets)
 
