@@ -144,7 +144,7 @@ def _keep(owner: str, name: str, mime_type: str, data: bytes, thread_id: str, ru
 async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -> None:
     from .state.declarations import attachment_store
 
-    found = await asyncio.to_thread(attachment_store().attachment, owner, attachment_id)
+    found = await asyncio.to_thread(lambda: attachment_store().attachment(owner, attachment_id))  # (it may open the store)
     if found is None:
         await _json(send, 404, {"error": "no such file"})
         return
@@ -167,7 +167,7 @@ async def _download(send: Send, owner: str, attachment_id: str, *, head: bool) -
 async def _remove(send: Send, owner: str, attachment_id: str) -> None:
     from .state.declarations import attachment_store
 
-    removed = await asyncio.to_thread(attachment_store().remove_unsent, owner, attachment_id)
+    removed = await asyncio.to_thread(lambda: attachment_store().remove_unsent(owner, attachment_id))
     await _json(send, 200 if removed else 404, {"removed": removed})
 
 

@@ -104,7 +104,8 @@ class CopilotState(rx.State):
             wanted = self.thread_id
         if elsewhere and not await self._until_driven_nowhere_else(held):
             return
-        stored = await load(copilot.store, owner, wanted) if wanted and copilot.store is not None else None
+        store = await copilot.open_store()
+        stored = await load(store, owner, wanted) if wanted and store is not None else None
         if stored is None:
             async with self:
                 if _id_of(self.get_value("_thread")) != _id_of(held):
@@ -127,7 +128,7 @@ class CopilotState(rx.State):
         else:
             over = going and await self._until_driven_nowhere_else(stored.thread)
         if over:
-            stored = await load(copilot.store, owner, stored.thread.id)
+            stored = await load(store, owner, stored.thread.id)
             if stored is not None:
                 # (its texts as that drive last counted them: the tab got some of its pieces when it was first shown)
                 counted = here.sink.conversation.seqs if here is not None else {}
@@ -261,7 +262,7 @@ class CopilotState(rx.State):
                 model=self.model,
                 run_id=conversation.runs.get(reply.id, ""),
             )
-        store = copilot.store
+        store = await copilot.open_store()
         if store is not None and conversation.created:
             try:
                 await written(thread.id)  # (the reply's own save may be on its way)
@@ -445,9 +446,10 @@ class CopilotState(rx.State):
 
     async def _logged_in(self, user: str) -> str:
         guest = verified_owner(self.owner_token)
-        if guest is not None and copilot.store is not None:
+        store = await copilot.open_store() if guest is not None else None
+        if guest is not None and store is not None:
             try:
-                moved = await asyncio.to_thread(copilot.store.move, guest, user)
+                moved = await asyncio.to_thread(store.move, guest, user)
             except Exception:
                 logger.exception("moving a browser's conversations to the person who logged in failed")
                 return user  # the browser keeps its owner: the move is tried again on the next event
@@ -461,7 +463,8 @@ class CopilotState(rx.State):
         holds it from another life of the server."""
         held = self.get_value("_thread")
         if held is None or await self._outlived(held):
-            stored = await load(copilot.store, owner, self.thread_id) if self.thread_id and copilot.store is not None else None
+            store = await copilot.open_store()
+            stored = await load(store, owner, self.thread_id) if self.thread_id and store is not None else None
             if stored is not None:
                 await self._switch(*resumed(stored, copilot.rendered_tools()), agent_id=stored.summary.agent)
             elif held is not None:

@@ -59,7 +59,8 @@ class ThreadsState(rx.State):
         """Open one of the owner's threads in this tab."""
         async with self:
             owner = await self._owner()
-        stored = await load(copilot.store, owner, str(thread_id)) if copilot.store is not None else None
+        store = await copilot.open_store()
+        stored = await load(store, owner, str(thread_id)) if store is not None else None
         if stored is None:
             return
         thread, conversation, texts = opened(stored)

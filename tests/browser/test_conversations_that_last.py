@@ -157,8 +157,9 @@ def test_a_busy_database_does_not_hold_up_the_reply_and_the_conversation_is_kept
     database = Path(demo_server.env["COPILOT_STORE_URL"])
     page.goto("/")
     page.get_by_role("button", name="Conversations").click()
-    expect(page.get_by_text("No conversations yet.")).to_be_visible()  # (the store is open: the list was read from it)
+    expect(page.get_by_text("No conversations yet.")).to_be_visible()
     page.keyboard.press("Escape")
+    _until_store_opened(database)  # (the list says so before the store answered, too)
     other = sqlite3.connect(database, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # another process holds the write lock (a backup, a migration): 30 s at most
@@ -171,14 +172,87 @@ def test_a_busy_database_does_not_hold_up_the_reply_and_the_conversation_is_kept
         other.execute("COMMIT")
     finally:
         other.close()
-    deadline = time.monotonic() + 10
-    while _stored_titles(database) != ["what is our revenue this month?"] and time.monotonic() < deadline:
-        time.sleep(0.2)
+    _until_stored(database, thread_id(page))
     listed = conversations(page)
     entry(listed, "what is our revenue this month?").click()
     expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).")
 
 
-def _stored_titles(database: Path) -> list[str]:
+def test_a_conversation_deleted_while_its_last_reply_waits_for_the_database_stays_deleted(page: Page, demo_server: _served):
+    database = Path(demo_server.env["COPILOT_STORE_URL"])
+    page.goto("/")
+    ask(page, "hello")
+    idle(page)
+    deleted = thread_id(page)
+    _until_stored(database, deleted)
+    other = sqlite3.connect(database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock: the next reply's writes wait for it
+        ask(page, "what is our revenue this month?")
+        expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).", timeout=10_000)
+        idle(page, timeout=10_000)
+        listed = conversations(page)
+        listed.get_by_role("button", name="Delete hello").click()
+        listed.get_by_role("alert").get_by_role("button", name="Delete").click()
+        time.sleep(1)  # the deletion is on its way too, behind the reply's writes
+        other.execute("COMMIT")
+    finally:
+        other.close()
+    expect(entry(listed, "hello")).to_have_count(0, timeout=10_000)
+    expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)  # the tab moved to a new conversation
+    time.sleep(1)  # a write that came after the deletion would have landed by now
+    assert not _is_stored(database, deleted)
+    page.reload()
+    conversations(page)
+    expect(page.get_by_text("No conversations yet.")).to_be_visible()
+
+
+def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_freeze_the_other_tabs(
+    tabs: Tabs, app_url: str, demo_server: _served
+):
+    database = Path(demo_server.env["COPILOT_STORE_URL"])
+    other = sqlite3.connect(database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # held as the server starts: its store cannot open (30 s at most)
+        demo_server.restart()
+        writer, bystander = tabs.open(app_url), tabs.open(app_url)
+        writer.goto("/")
+        bystander.goto("/")
+        expect(bystander.locator("#theme-label")).to_have_text("Theme: light")
+        box = writer.get_by_role("textbox", name="Ask the copilot")
+        box.fill("what is our revenue this month?")
+        box.press("Enter")
+        time.sleep(1)  # the message reached the server and waits for the store
+        # Before: the message waited for the store on the event loop, and every tab of the worker with it
+        bystander.get_by_role("button", name="Toggle theme").click()
+        expect(bystander.locator("#theme-label")).to_have_text("Theme: dark", timeout=3_000)
+        other.execute("COMMIT")
+    finally:
+        other.close()
+    expect(replies(writer).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).", timeout=20_000)
+    idle(writer)
+    listed = conversations(writer)
+    expect(entry(listed, "what is our revenue this month?")).to_be_visible()
+
+
+def _until_store_opened(database: Path, seconds: float = 10) -> None:
+    """Until the copilot's store has made its tables in the database."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with sqlite3.connect(database) as reader:
+            if reader.execute("SELECT 1 FROM sqlite_master WHERE name = 'copilot_threads'").fetchone():
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"the store did not make its tables in {database} within {seconds:g} s")
+
+
+def _is_stored(database: Path, thread: str) -> bool:
     with sqlite3.connect(database) as reader:
-        return [title for (title,) in reader.execute("SELECT auto_title FROM copilot_threads")]
+        return reader.execute("SELECT 1 FROM copilot_threads WHERE id = ?", (thread,)).fetchone() is not None
+
+
+def _until_stored(database: Path, thread: str, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not _is_stored(database, thread):
+        assert time.monotonic() < deadline, f"conversation {thread} was not stored within {seconds:g} s"
+        time.sleep(0.1)

@@ -32,7 +32,7 @@ def attachment_bytes_for(owner: str, thread_id: str) -> AttachmentBytes:
     naming another conversation's file, or an unsent one, by its id, gets nothing)."""
 
     async def attachment_bytes(ids: list[str]) -> dict[str, bytes]:
-        return await asyncio.to_thread(attachment_store().attachment_bytes, owner, ids, thread_id)
+        return await asyncio.to_thread(lambda: attachment_store().attachment_bytes(owner, ids, thread_id))
 
     return attachment_bytes
 
@@ -68,6 +68,7 @@ async def attached(owner: str, named: dict[str, str], thread_id: str) -> Attache
     rules = copilot.attachments
     if not named or rules is None:
         return Attached()
+    await copilot.open_store()  # (off the event loop: the store may be the app's, opened at first use)
     store, ids, limit = attachment_store(), list(named), rules.max_conversation_bytes
     try:
         files = await asyncio.to_thread(store.attach, owner, ids, thread_id, max_bytes=limit, every=True)

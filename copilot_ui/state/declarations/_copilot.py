@@ -68,6 +68,7 @@ class Copilot:
         """What bounds a turn: follow-ups, a repeated identical call, tools at once."""
         self._store: ThreadStore | str | None = _DEFAULT_STORE
         self._opening_store = threading.Lock()
+        self._store_opening: asyncio.Future[ThreadStore | None] | None = None  # the worker thread opening it
         self.owner: Callable[[Any], Any] | None = None
         """The owner of a tab's conversations: a function (sync or async) of the tab's CopilotState that returns the
         app's user id; None: an anonymous owner per browser, kept in a signed cookie."""
@@ -104,10 +105,17 @@ class Copilot:
 
     async def open_store(self) -> ThreadStore | None:
         """The store, opened in a worker thread on first use: opening the database (and bringing its tables up to
-        date) may wait for it, up to 30 s while another process holds its lock, and no event of anyone may wait."""
-        if self._store == _DEFAULT_STORE:
-            return await asyncio.to_thread(lambda: self.store)
-        return self.store
+        date) may wait for it, up to 30 s while another process holds its lock, and no event of anyone may wait.
+
+        On the event loop, use this, not `store`: while the store opens, `store` waits for it, and so would every tab.
+        Those who ask meanwhile wait for the one opening (one worker thread, not one each)."""
+        if self._store != _DEFAULT_STORE:
+            return self._store  # type: ignore[return-value]
+        loop = asyncio.get_running_loop()
+        opening = self._store_opening
+        if opening is None or opening.get_loop() is not loop or _failed(opening):
+            opening = self._store_opening = loop.run_in_executor(None, lambda: self.store)
+        return await asyncio.shield(opening)
 
     @store.setter
     def store(self, store: ThreadStore | None) -> None:
@@ -296,3 +304,8 @@ class Copilot:
 
 
 copilot = Copilot()
+
+
+def _failed(opening: asyncio.Future[Any]) -> bool:
+    """The opening of the store ended without one: the next to ask tries again."""
+    return opening.done() and (opening.cancelled() or opening.exception() is not None)

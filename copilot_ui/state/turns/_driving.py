@@ -18,6 +18,7 @@ from typing import Any
 from ag_ui.core import Context
 
 from ...core import ErrorOccurred, RunLoop, Session, Thread
+from ...store import ThreadStore
 from ..declarations import SharedStates, attachment_bytes_for, copilot, current_page
 from ..sink import ViewSink, script_event
 from ..view import Conversation
@@ -57,6 +58,7 @@ async def work(
     """
     drive, refused = None, ""
     waiting: Awaitable[Any] | None
+    store = await copilot.open_store()  # (before the lock: it may wait for the database, the tab's clicks need not)
     for _ in range(20):
         async with tab.locked():
             owner = await tab.owner()  # (it may await: before the look for a drive and the claim, which must not)
@@ -84,7 +86,7 @@ async def work(
                 if isinstance(agent, Refused):
                     refused = agent.script
                 elif await remote.claim(thread):
-                    drive = begin(tab, thread, conversation, owner, agent)
+                    drive = begin(tab, thread, conversation, owner, agent, store)
                     if drive is None:
                         await remote.release(thread.id)
                     else:  # (in this block: the claim and "Running" reach the tab in one change)
@@ -99,11 +101,12 @@ async def work(
             yield event
 
 
-def begin(tab: Tab, thread: Thread, conversation: Conversation, owner: str, agent_id: str) -> drives.Drive | None:
-    """Claim the thread and set up its drive (synchronous: nothing can start in between)."""
+def begin(
+    tab: Tab, thread: Thread, conversation: Conversation, owner: str, agent_id: str, store: ThreadStore | None
+) -> drives.Drive | None:
+    """Claim the thread and set up its drive (synchronous: nothing can start in between), kept in `store`."""
     shared = SharedStates(copilot.agent_states_of(agent_id))
     sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
-    store = copilot.store
     keeper = Keeper(store, owner, agent_id) if store is not None else None
 
     async def read_context() -> list[Context]:
