@@ -17,6 +17,7 @@ Figures, per cell (`load_<workers>w_<N>p_...`):
 - first_piece_p50 / _p95: Enter → the first streamed piece (a reply's words or a card's
   arguments), over every turn of every person;
 - reply_done_p95: Enter → the end of the run that answers (Approve → the end, for the refund);
+  first_piece_step<N> and reply_done_step<N> (p50 / p95): the same for each step of the flow;
 - approve_to_result_p95: Approve → the card's result, as the person's tab receives it;
 - server_cpu_per_turn: CPU time of all the app's processes (read from /proc) from the first
   person's arrival to the last one's end, over the turns done (the tab's included); server_cpu:
@@ -300,6 +301,8 @@ def print_cell(cell: Cell) -> None:
     for number, turns in enumerate(cell.by_step, 1):
         pieces = [turn.first_piece * 1000 for turn in turns if turn.first_piece is not None]
         lines.append((f"first_piece_step{number}_p50_p95", f"{_ms(percentile(pieces, 50))} / {_ms(percentile(pieces, 95))}"))
+        ends = [turn.done * 1000 for turn in turns if turn.done is not None]
+        lines.append((f"reply_done_step{number}_p50_p95", f"{_ms(percentile(ends, 50))} / {_ms(percentile(ends, 95))}"))
     if cell.services_cpu is not None:
         lines.append(("services_cpu_per_turn", f"{cell.services_cpu / max(cell.turn_count, 1) * 1000:.0f} ms"))
     if cell.agent_cpu is not None:
