@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -38,3 +39,18 @@ async def misbehaving() -> AsyncIterator[MisbehavingServer]:
 def hostile() -> Iterator[HostileAgent]:
     with start_hostile_agent() as server:
         yield server
+
+
+@pytest.fixture
+def ca_bundle_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """Each time a TLS context reads certificate authorities from now on (httpx's default client reads the whole CA
+    bundle, ~19 ms of the event loop, while every tab waits)."""
+    reads: list[tuple[object, ...]] = []
+    read = ssl.SSLContext.load_verify_locations
+
+    def counted(context: ssl.SSLContext, *args: object, **kwargs: object) -> None:
+        reads.append(args)
+        read(context, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
+    return reads

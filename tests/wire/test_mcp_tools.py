@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import ssl
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,23 +102,15 @@ async def test_an_mcp_tool_over_streamable_http_runs_with_the_configured_token(s
     assert page.results() == ["Noted: over http (1 notes)."]  # the server refuses a request without the token
 
 
-async def test_turns_with_a_streamable_http_server_read_the_certificate_authorities_once(served: HttpNotes, monkeypatch):
-    # pydantic-ai connects to the server anew at every run; each new client read the CA bundle (~19 ms of the event
-    # loop, while every tab waited)
-    reads = []
-    read = ssl.SSLContext.load_verify_locations
-    monkeypatch.setattr(
-        ssl.SSLContext,
-        "load_verify_locations",
-        lambda context, *args, **kwargs: (reads.append(args), read(context, *args, **kwargs))[1],
-    )
+async def test_turns_with_a_streamable_http_server_read_the_certificate_authorities_once(served: HttpNotes, ca_bundle_reads):
+    # pydantic-ai connects to the server anew at every run, and each new client of its own read them
     page = page_with(cui.mcp_server("notes", url=served.url, headers={"Authorization": f"Bearer {TOKEN}"}))
 
     for number in range(3):
         assert await page.say(f"add_note note {number}") == "done"
 
     assert page.results() == [f"Noted: note {number} ({number + 1} notes)." for number in range(3)]
-    assert len(reads) <= 1
+    assert len(ca_bundle_reads) <= 1
 
 
 async def test_the_servers_tools_are_offered_next_to_the_pages_own(folder: NotesFolder):
