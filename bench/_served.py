@@ -146,9 +146,6 @@ class AgentProcess:
             self._process = None
 
 
-HostileAgentProcess = AgentProcess  # (its default module)
-
-
 def port_open(port: int) -> bool:
     with socket.socket() as probe:
         probe.settimeout(0.5)

@@ -20,8 +20,8 @@ import statistics
 
 from playwright.sync_api import Page, sync_playwright
 
-from bench._served import HostileAgentProcess, ServedApp
-from bench.stream_wire import CHROMIUM, BenchmarkFailed, Tab, _stopped_on_sigterm
+from bench._served import AgentProcess, ServedApp, stopped_on_sigterm
+from bench.stream_wire import CHROMIUM, BenchmarkFailed, Tab
 from tests._processes import CHROMIUM_ARGS
 from tests.hostile_agent import history_messages
 
@@ -46,12 +46,12 @@ OPEN_AND_WATCH = """([title, last]) => {
 
 
 def main() -> None:
-    with _stopped_on_sigterm(), sync_playwright() as driver:
+    with stopped_on_sigterm(), sync_playwright() as driver:
         browser = driver.chromium.launch(
             executable_path=str(CHROMIUM) if CHROMIUM.exists() else None, headless=True, args=CHROMIUM_ARGS
         )
         try:
-            with HostileAgentProcess() as agent, ServedApp(agent.url) as app, Tab.open(browser, app.url) as tab:
+            with AgentProcess() as agent, ServedApp(agent.url) as app, Tab.open(browser, app.url) as tab:
                 tab.add_history(PRIOR)
                 last = history_messages(PRIOR)[-1].content
                 title = f"!history {PRIOR}"

@@ -25,8 +25,8 @@ from __future__ import annotations
 from playwright.sync_api import Browser, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from bench._served import HostileAgentProcess, ServedApp
-from bench.stream_wire import CHROMIUM, BenchmarkFailed, Tab, _stopped_on_sigterm
+from bench._served import AgentProcess, ServedApp, stopped_on_sigterm
+from bench.stream_wire import CHROMIUM, BenchmarkFailed, Tab
 from tests._processes import CHROMIUM_ARGS
 from tests.browser._responsiveness import WATCH, Waits, click_the_message_box, message_box, now, run_slower, waits_since
 from tests.hostile_agent import numbered_lines
@@ -44,12 +44,12 @@ SHOW_ALL_SOON = """() => {
 
 
 def main() -> None:
-    with _stopped_on_sigterm(), sync_playwright() as driver:
+    with stopped_on_sigterm(), sync_playwright() as driver:
         browser = driver.chromium.launch(
             executable_path=str(CHROMIUM) if CHROMIUM.exists() else None, headless=True, args=CHROMIUM_ARGS
         )
         try:
-            with HostileAgentProcess() as agent, ServedApp(agent.url) as app:
+            with AgentProcess() as agent, ServedApp(agent.url) as app:
                 measure_reply(browser, app.url, "!big 30000", 30_000, slower=1)  # warm-up, not counted
                 for rate, suffix in ((1, ""), (SLOWER, f"_{SLOWER}x_slower")):
                     for case, (command, length) in CASES.items():

@@ -68,7 +68,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
 
-from bench._served import WORK, HostileAgentProcess, ServedApp, stopped_on_sigterm
+from bench._served import WORK, AgentProcess, ServedApp, stopped_on_sigterm
 from tests._processes import CHROMIUM_ARGS
 from tests.hostile_agent import history_messages, reply_tokens
 from tests.wire._aimock import Aimock, text
@@ -109,7 +109,7 @@ def main() -> None:
         try:
             print(f"stream_wire_reply_size: {REPLY_BYTES} B ({TOKENS} tokens, {len(REPLY)} characters)", flush=True)
             cpu: dict[tuple[int, float], float] = {}
-            with HostileAgentProcess() as agent, ServedApp(agent.url) as app:
+            with AgentProcess() as agent, ServedApp(agent.url) as app:
                 warm_up(browser, app.url)
                 for prior, ms in CASES:
                     case = measure_case(browser, app.url, prior, ms)
