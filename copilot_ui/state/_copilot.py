@@ -90,7 +90,7 @@ class CopilotState(rx.State):
         shows it, and from the store once that drive is over, even by the worker's death)."""
         watch_closed_sessions()
         freeze_startup_heap()
-        await copilot.open_store()  # (before anything of the tab's needs it)
+        store = await copilot.open_store()  # (before anything of the tab's needs it)
         async with self:
             owner = await self._owner()
             if page_agent in copilot.agent_ids():  # what a new conversation talks to
@@ -104,7 +104,6 @@ class CopilotState(rx.State):
             wanted = self.thread_id
         if elsewhere and not await self._until_driven_nowhere_else(held):
             return
-        store = await copilot.open_store()
         stored = await load(store, owner, wanted) if wanted and store is not None else None
         if stored is None:
             async with self:
