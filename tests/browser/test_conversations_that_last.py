@@ -10,10 +10,12 @@ from __future__ import annotations
 import signal
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from .._sqlite_lock import write_lock_held
 from ._crafted import COPILOT_STATE, CraftedEvents
 from ._person import ask, card, copilot, dialog, idle, order_status, replies
 from .conftest import Tabs, _served
@@ -160,18 +162,13 @@ def test_a_busy_database_does_not_hold_up_the_reply_and_the_conversation_is_kept
     expect(page.get_by_text("No conversations yet.")).to_be_visible()
     page.keyboard.press("Escape")
     _until_store_opened(database)  # (the list says so before the store answered, too)
-    other = sqlite3.connect(database, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock (a backup, a migration): 30 s at most
+    with write_lock_held(database):  # another process holds the write lock (a backup, a migration): 30 s at most
         ask(page, "what is our revenue this month?")
         expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).", timeout=10_000)
         idle(page, timeout=10_000)
         page.get_by_role("button", name="Conversations").click()
         expect(page.get_by_text("No conversations yet.")).to_be_visible()  # not written yet: the database is busy
         page.keyboard.press("Escape")
-        other.execute("COMMIT")
-    finally:
-        other.close()
     _until_stored(database, thread_id(page))
     listed = conversations(page)
     entry(listed, "what is our revenue this month?").click()
@@ -185,9 +182,7 @@ def test_a_conversation_deleted_while_its_last_reply_waits_for_the_database_stay
     idle(page)
     deleted = thread_id(page)
     _until_stored(database, deleted)
-    other = sqlite3.connect(database, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock: the next reply's writes wait for it
+    with write_lock_held(database):  # another process holds the write lock: the next reply's writes wait for it
         ask(page, "what is our revenue this month?")
         expect(replies(page).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).", timeout=10_000)
         idle(page, timeout=10_000)
@@ -195,9 +190,6 @@ def test_a_conversation_deleted_while_its_last_reply_waits_for_the_database_stay
         listed.get_by_role("button", name="Delete hello").click()
         listed.get_by_role("alert").get_by_role("button", name="Delete").click()
         time.sleep(1)  # the deletion is on its way too, behind the reply's writes
-        other.execute("COMMIT")
-    finally:
-        other.close()
     expect(entry(listed, "hello")).to_have_count(0, timeout=10_000)
     expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)  # the tab moved to a new conversation
     time.sleep(1)  # a write that came after the deletion would have landed by now
@@ -211,9 +203,7 @@ def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_fre
     tabs: Tabs, app_url: str, demo_server: _served
 ):
     database = Path(demo_server.env["COPILOT_STORE_URL"])
-    other = sqlite3.connect(database, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")  # held as the server starts: its store cannot open (30 s at most)
+    with write_lock_held(database):  # held as the server starts: its store cannot open (30 s at most)
         demo_server.restart()
         writer, bystander = tabs.open(app_url), tabs.open(app_url)
         writer.goto("/")
@@ -226,33 +216,32 @@ def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_fre
         # Before: the message waited for the store on the event loop, and every tab of the worker with it
         bystander.get_by_role("button", name="Toggle theme").click()
         expect(bystander.locator("#theme-label")).to_have_text("Theme: dark", timeout=3_000)
-        other.execute("COMMIT")
-    finally:
-        other.close()
     expect(replies(writer).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).", timeout=20_000)
     idle(writer)
     listed = conversations(writer)
     expect(entry(listed, "what is our revenue this month?")).to_be_visible()
 
 
-def _until_store_opened(database: Path, seconds: float = 10) -> None:
+def _until_store_opened(database: Path) -> None:
     """Until the copilot's store has made its tables in the database."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with sqlite3.connect(database) as reader:
-            if reader.execute("SELECT 1 FROM sqlite_master WHERE name = 'copilot_threads'").fetchone():
-                return
-        time.sleep(0.1)
-    raise AssertionError(f"the store did not make its tables in {database} within {seconds:g} s")
+    _until(lambda: _answers(database, "SELECT 1 FROM sqlite_master WHERE name = 'copilot_threads'"), "the store's tables")
 
 
 def _is_stored(database: Path, thread: str) -> bool:
+    return _answers(database, "SELECT 1 FROM copilot_threads WHERE id = ?", thread)
+
+
+def _until_stored(database: Path, thread: str) -> None:
+    _until(lambda: _is_stored(database, thread), f"conversation {thread} in the store")
+
+
+def _answers(database: Path, query: str, *values: str) -> bool:
     with sqlite3.connect(database) as reader:
-        return reader.execute("SELECT 1 FROM copilot_threads WHERE id = ?", (thread,)).fetchone() is not None
+        return reader.execute(query, values).fetchone() is not None
 
 
-def _until_stored(database: Path, thread: str, seconds: float = 10) -> None:
+def _until(met: Callable[[], bool], what: str, seconds: float = 10) -> None:
     deadline = time.monotonic() + seconds
-    while not _is_stored(database, thread):
-        assert time.monotonic() < deadline, f"conversation {thread} was not stored within {seconds:g} s"
+    while not met():
+        assert time.monotonic() < deadline, f"{what}: not there within {seconds:g} s"
         time.sleep(0.1)

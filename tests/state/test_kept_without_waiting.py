@@ -8,10 +8,6 @@ The database here is busy for real: another connection holds SQLite's write lock
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 from ag_ui.core import AssistantMessage
 
@@ -20,17 +16,7 @@ from copilot_ui.state.turns import Keeper, load, written
 from copilot_ui.state.view import Conversation
 from copilot_ui.store import SQLThreadStore
 
-
-@contextmanager
-def write_lock_held(database: Path) -> Iterator[None]:
-    """Another connection holds the database's write lock until the block ends."""
-    other = sqlite3.connect(database, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")
-        yield
-        other.execute("COMMIT")
-    finally:
-        other.close()
+from .._sqlite_lock import write_lock_held
 
 
 def test_a_save_does_not_wait_for_a_busy_database_and_lands_once_it_is_free(tmp_path):
