@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ ToolKind = Literal["function", "human", "wildcard"]
 
 DEFAULT_TIMEOUT = 120.0
 ANSWER_PARAMETER = "answer"  # a question tool's parameter that receives the person's response
+
+logger = logging.getLogger("copilot_ui.core")
 
 
 class ArgumentsInvalid(Exception):
@@ -65,16 +68,29 @@ class Tool:
     available: Callable[[Session], bool] | None = None
     agent: str | None = None  # only offered to, and run for, this agent
     prepare_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    render: Any = None  # a component for the tool's card, used by the UI layer
     arguments_model: type[BaseModel] | None = None
     context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
     answer_type: Any = None  # a question tool's `answer` parameter type (None: the response is the result)
 
     def needs_approval(self, arguments: dict[str, Any]) -> bool:
-        """Whether a person must approve this call before it runs."""
-        if callable(self.approval):
-            return bool(self.approval(arguments))
-        return self.approval == "always"
+        """Whether a person must approve this call before it runs. Where the policy cannot say, a person is asked: a
+        predicate that fails or answers anything but True or False asks (and the log says why), as does an
+        approval that is not "never"."""
+        if not callable(self.approval):
+            return self.approval != "never"
+        try:
+            verdict = self.approval(arguments)
+        except Exception:
+            logger.exception("the approval policy of %s failed; the call waits for a person's approval", self.name)
+            return True
+        if not isinstance(verdict, bool):
+            logger.warning(
+                "the approval policy of %s answered %r, not True or False; the call waits for a person's approval",
+                self.name,
+                verdict,
+            )
+            return True
+        return verdict
 
     def is_available(self, session: Session) -> bool:
         """Whether the tool is offered in this session (page, flags)."""

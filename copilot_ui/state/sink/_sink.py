@@ -188,6 +188,7 @@ class ViewSink(Outgoing):
 
     def _tool_started(self, event: ToolCallStarted) -> None:
         self._agent_spoke(event)
+        copilot.tool_called(event.tool_name)
         self.marks.arguments.add(event.call_id)
         if drawn_by_app(event.tool_name, self.conversation.rendered):
             self._drawn.add(event.call_id)
