@@ -15,7 +15,7 @@ from copilot_ui.errors import CopilotUIError, DeclarationError
 from copilot_ui.state.declarations import Copilot
 
 
-class TripsState(rx.State):
+class BookingState(rx.State):
     nights: int = 0
 
 
@@ -96,7 +96,7 @@ def test_a_question_takes_no_approval_and_says_whose_option_it_is():
         ({"follow_up": "false"}, 'follow_up="false" is not valid; it takes True or False. Did you mean False?'),
         ({"completes_run": 1}, "completes_run=1 is not valid"),
         ({"name": "refund order"}, 'name="refund order" is not valid; a tool\'s name is letters, digits, _ and -'),
-        ({"state": "TripsState"}, 'state="TripsState" is not valid; it takes the class of a Reflex state'),
+        ({"state": "BookingState"}, 'state="BookingState" is not valid; it takes the class of a Reflex state'),
         ({"available": True}, "available=True is not valid; it takes a function of the Session"),
         ({"describe": "Refund it."}, 'describe="Refund it." is not valid; it takes a function of the validated arguments'),
         ({"render": card, "display": lambda arguments: {}}, "display=<lambda> cannot be called with 2 arguments"),
@@ -108,10 +108,10 @@ def test_each_option_of_a_tool_is_checked(options, said):
 
 
 def test_a_question_with_state_needs_a_function_of_the_answer_to_give_it_to():
-    def ask_nights(state: TripsState, trip_id: str) -> None:
+    def ask_nights(state: BookingState, trip_id: str) -> None:
         """How many nights?"""
 
-    message = error_of(lambda: Copilot().human_in_the_loop(state=TripsState)(ask_nights))
+    message = error_of(lambda: Copilot().human_in_the_loop(state=BookingState)(ask_nights))
     assert "state= gives the person's state to the function that turns their answer into the result" in message
 
 
@@ -132,10 +132,10 @@ def test_a_tool_made_by_hand_is_checked_when_it_is_added():
 def test_the_declarations_the_docs_show_are_accepted():
     copilot = Copilot()
 
-    def cancel_trip(state: TripsState, trip_id: str) -> None:
+    def cancel_trip(state: BookingState, trip_id: str) -> None:
         """Cancel a trip."""
 
-    copilot.frontend_tool(state=TripsState, approval=lambda arguments: True, editable=True, mode="sequential")(cancel_trip)
+    copilot.frontend_tool(state=BookingState, approval=lambda arguments: True, editable=True, mode="sequential")(cancel_trip)
     copilot.frontend_tool(approval="never", timeout=None, follow_up=False, completes_run=True, title="Refund")(refund_order)
     assert copilot.tool("refund_order").needs_approval({}) is False
 
@@ -144,10 +144,10 @@ def test_the_declarations_the_docs_show_are_accepted():
 
 
 def test_a_context_needs_a_description_and_a_function_of_its_state():
-    assert 'description="" is not valid' in error_of(lambda: Copilot().context(TripsState, description=""))
-    message = error_of(lambda: Copilot().context(TripsState, description="The trips")(lambda: {}))
+    assert 'description="" is not valid' in error_of(lambda: Copilot().context(BookingState, description=""))
+    message = error_of(lambda: Copilot().context(BookingState, description="The trips")(lambda: {}))
     assert (
-        message == 'context "The trips": <lambda> cannot be called with one argument; it is called with the page\'s TripsState.'
+        message == 'context "The trips": <lambda> cannot be called with one argument; it is called with the page\'s BookingState.'
     )
 
 
@@ -232,9 +232,9 @@ def test_a_tool_for_an_agent_that_is_not_registered_is_an_error():
 
 def test_a_shared_state_for_an_agent_that_is_not_registered_is_an_error():
     copilot = Copilot()
-    copilot.agent_state(TripsState, agent="planner")
-    assert 'agent_state TripsState: agent="planner" is not valid; the agents are default' in error_of(copilot.check)
-    assert 'state="TripsState" is not valid' in error_of(lambda: Copilot().agent_state("TripsState"))
+    copilot.agent_state(BookingState, agent="planner")
+    assert 'agent_state BookingState: agent="planner" is not valid; the agents are default' in error_of(copilot.check)
+    assert 'state="BookingState" is not valid' in error_of(lambda: Copilot().agent_state("BookingState"))
 
 
 # Layouts

@@ -65,7 +65,7 @@ class ContextProvider:
     def value(self, state: Any) -> str:
         """The value as AG-UI context carries it: a string (JSON for anything else)."""
         value = self.function(state) if self.state is not None else self.function()
-        return value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+        return value if isinstance(value, str) else json.dumps(value, default=_plain, ensure_ascii=False)
 
 
 class Copilot:
@@ -401,6 +401,12 @@ def _tool_ui(options: dict[str, Any]) -> ToolUI | None:
 
 def _shown_name(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else getattr(value, "__name__", None) or repr(value)
+
+
+def _plain(value: Any) -> Any:
+    """A value JSON takes: a state's list or dict as Reflex hands it out (a proxy of it) is the list or dict."""
+    wrapped = getattr(value, "__wrapped__", None)
+    return wrapped if isinstance(wrapped, (list, dict, set, tuple)) else str(value)
 
 
 def _failed(opening: asyncio.Future[Any]) -> bool:
