@@ -174,6 +174,10 @@ class Copilot:
         """What the app draws itself, whose cards get the data: tool names, and activity types as `"activity:<type>"`."""
         return frozenset(self.renderers) | {ACTIVITY + activity_type for activity_type in self.activity_renderers}
 
+    def display_of(self, tool_name: str) -> Callable[..., Any] | None:
+        """What makes the texts of this tool's card (`display=`): the one of the card that draws it, if it has one."""
+        return self.displays.get(tool_name if tool_name in self.renderers else "*")
+
     def agent(self, agent_id: str = "default") -> Agent:
         """The agent with this id; the default one is chosen from the environment on first use."""
         if agent_id not in self.agents and agent_id == "default":

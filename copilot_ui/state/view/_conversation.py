@@ -27,7 +27,7 @@ from typing import Any, Literal
 from ag_ui.core import ActivityMessage, AssistantMessage, ReasoningMessage, ToolCall, ToolMessage, UserMessage
 
 from ...core import Thread, parse_arguments, unused_answer
-from ..declarations import ACTIVITY, copilot
+from ..declarations import ACTIVITY, copilot, display_texts
 from ._attachments import files_field, words_of
 
 KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "activity": "v", "error": "e", "notice": "n"}
@@ -238,6 +238,10 @@ class Conversation:
             if result is not None and isinstance(result.content, str):
                 card["res"] = result_for_person(result.content)[:RENDERED_FIELD_LIMIT]
                 card["rj"] = _json_or_none(card["res"])
+            display = copilot.display_of(name)
+            if display is not None:  # the texts the app's Python made of what the thread holds (ToolCallView.display)
+                shown = card.get("rj") if card.get("rj") is not None else card.get("res")
+                card["dv"] = display_texts(name, display, card["args"], shown)
         return card
 
     def _activity_item(self, message: ActivityMessage) -> dict[str, Any]:
