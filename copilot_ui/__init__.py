@@ -65,6 +65,8 @@ _PUBLIC = {
     "compatible_model": "copilot_ui.server",
     "mcp_server": "copilot_ui.server",
     "McpServer": "copilot_ui.server",
+    # what a mistaken declaration raises (the rest of copilot_ui's exceptions are in copilot_ui.errors)
+    "DeclarationError": "copilot_ui.errors",
 }
 # The decorators of the default Copilot, as module functions.
 _DECLARATIONS = {

@@ -19,13 +19,16 @@ from typing import Any
 
 import reflex as rx
 
-from ..state.declarations import Labels
+from .._checks import keywords_checked, layout_options
+from ..state import copilot
+from ..state.declarations import DEFAULT_ICONS, Labels
 from ._layout import CuiDock, CuiPopup, CuiShortcut
 from ._looks import Look, MessageComponent, icon, look_for_layout, looking, shortcut_hint, shortcut_keys
 from ._panel import panel
 from ._styles import SIDEBAR_CSS
 
 
+@keywords_checked("cui.sidebar")
 def sidebar(
     *children: rx.Component,
     agent: str = "default",
@@ -44,9 +47,9 @@ def sidebar(
     """The copilot docked at the right; `children` are the page's own content, laid out at its left.
 
     Without children it is only the sidebar, for a page that lays itself out (it is a flex item).
-    `width` is in pixels; `suggestions` are what an empty conversation offers to ask.
+    `width` is in pixels (280 to 760); `suggestions` are what an empty conversation offers to ask.
     """
-    chosen = look_for_layout(**_look_options(locals()))
+    chosen = look_for_layout(**_look_options("cui.sidebar", locals()))
     with looking(chosen):
         docked = rx.fragment(
             rx.el.style(SIDEBAR_CSS),
@@ -65,6 +68,7 @@ def sidebar(
     return rx.el.div(rx.el.div(*children, class_name="cui-page-content"), docked, class_name="cui-page")
 
 
+@keywords_checked("cui.popup")
 def popup(
     *,
     agent: str = "default",
@@ -80,7 +84,7 @@ def popup(
     shortcut: str | None = None,
 ) -> rx.Component:
     """A button at the bottom right of the page that opens the copilot; Escape closes it."""
-    chosen = look_for_layout(**_look_options(locals()))
+    chosen = look_for_layout(**_look_options("cui.popup", locals()))
     with looking(chosen):
         return rx.fragment(
             rx.el.style(SIDEBAR_CSS),
@@ -96,6 +100,7 @@ def popup(
         )
 
 
+@keywords_checked("cui.chat")
 def chat(
     *,
     agent: str = "default",
@@ -111,7 +116,7 @@ def chat(
     shortcut: str | None = None,
 ) -> rx.Component:
     """The copilot as a panel that fills its container (give the container a height); its shortcut focuses it."""
-    chosen = look_for_layout(**_look_options(locals()))
+    chosen = look_for_layout(**_look_options("cui.chat", locals()))
     with looking(chosen):
         return rx.el.section(
             rx.el.style(SIDEBAR_CSS),
@@ -127,7 +132,12 @@ _LOOK_OPTIONS = ("labels", "title", "placeholder", "greeting", "icons", "user_me
 _LOOK_OPTIONS += ("empty_state", "shortcut")
 
 
-def _look_options(arguments: dict[str, Any]) -> dict[str, Any]:
+def _look_options(where: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The layout's look, its options checked (and the app's look they fall back on)."""
+    checked = {name: arguments.get(name) for name in ("agent", "width", "suggestions", *_LOOK_OPTIONS)}
+    layout_options(where, copilot, Labels, DEFAULT_ICONS, **checked)
+    own = {"labels": copilot.labels, "icons": copilot.icons, "shortcut": copilot.shortcut}
+    layout_options("cui.copilot", copilot, Labels, DEFAULT_ICONS, **own)
     return {name: arguments[name] for name in _LOOK_OPTIONS}
 
 

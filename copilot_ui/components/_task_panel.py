@@ -6,20 +6,23 @@ from typing import Any
 
 import reflex as rx
 
-from ..state import TaskState
-from ..state.declarations import Labels
+from .._checks import keywords_checked, layout_options
+from ..state import TaskState, copilot
+from ..state.declarations import DEFAULT_ICONS, Labels
 from ._looks import words
 
 # The statuses whose words the panel takes from `Labels.statuses` (the others: task_waiting, task_ended).
 _STATUSES = ("running", "complete", "error", "denied", "aborted")
 
 
+@keywords_checked("cui.task_panel")
 def task_panel(title: str | None = None, *, labels: Labels | None = None) -> rx.Component:
     """A small panel (a region named `title`) with the tool calls of this tab's agent tasks; empty, it shows nothing.
 
     A call that needs the person's approval shows Approve and Deny here, and a question a text box: a task's call
     that waits runs only once decided, so place it on every page that runs tasks whose tools ask. Its words are
     `labels` (the app's, `cui.copilot.labels`, by default); `title` is their `task_panel`."""
+    layout_options("cui.task_panel", copilot, Labels, DEFAULT_ICONS, title=title, labels=labels)
     said = labels or words()
     title = title if title is not None else said.task_panel
     return rx.cond(

@@ -32,6 +32,7 @@ _SCROLLABLE: dict[str, Any] = {"tab_index": 0, "role": "group"}
 
 def tool_card(item: rx.Var) -> rx.Component:
     """A tool call as a card: the app's own for its tool (or its wildcard), the default card otherwise."""
+    copilot.check()  # a card for no tool, a tool for no agent: a DeclarationError as the page is built
     renderers = dict(copilot.renderers)
     fallback = renderers.pop("*", None)
     default = _drawn(item, fallback) if fallback is not None else default_card(item)

@@ -81,6 +81,19 @@ class ToolCallView:
         return self.item["rj"].to(dict)
 
     @property
+    def display(self) -> rx.vars.ObjectVar:
+        """The texts the tool's `display=` function made in Python of the arguments so far and the result (money,
+        dates, lists as the app writes them), kept up as the arguments stream: `call.display["total"]`. A text it did
+        not make reads as undefined; when the function fails, the texts are the raw values (each argument, and each
+        field of a result object, as text)."""
+        return self.item["dv"].to(dict[str, str])
+
+    def display_value(self, name: str, default: str = "") -> rx.Var[str]:
+        """One text of `display`, or `default` while it is not made (the argument it comes from has not arrived)."""
+        texts = self.display
+        return rx.cond(self.item["dv"] & texts.contains(name), texts[name], default).to(str)
+
+    @property
     def progress(self) -> rx.Var[str]:
         """What the running tool last reported ("" if nothing)."""
         return rx.cond(self.item["p"], self.item["p"].to(str), "")

@@ -36,7 +36,7 @@ from ._events import (
 from ._hooks import Block, CallInfo, Hooks, Replace, Rewrite, Stop, ToolResult
 from ._loop import LoopLimits, RunLoop
 from ._outcome import TurnOutcome
-from ._results import result_text
+from ._results import result_text, unused_answer
 from ._thread import QueuedMessage, Thread
 from ._toolbox import Toolbox
 from ._tools import ArgumentsInvalid, Tool, tool_from_function
@@ -103,4 +103,5 @@ __all__ = [
     "result_text",
     "size_text",
     "tool_from_function",
+    "unused_answer",
 ]

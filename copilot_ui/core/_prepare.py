@@ -24,7 +24,7 @@ from ._awaiting import digest_of_call, fits
 from ._calls import Answered, Prepared, Ready, Waiting, describe_error, parse_arguments, signature
 from ._decisions import Answer, Deny
 from ._hooks import Block, CallInfo, Rewrite, Stop
-from ._results import error_text, result_text
+from ._results import answer_not_used, error_text, result_text
 from ._tools import AnswerInvalid, ArgumentsInvalid, Tool
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ async def decided(drive: Drive, call: ToolCall, prepared: Prepared) -> Prepared:
     if isinstance(decision, Deny):
         return Answered(_denied(decision.reason), True, "denied", prepared.tool)
     if isinstance(decision, Answer):
-        return await _answer_of(call, prepared, decision)
+        return await _answer_of(drive, call, prepared, decision)
     if decision.arguments is None:
         return Ready(prepared.tool, prepared.kwargs, prepared.arguments)
     try:  # the person edited the arguments: they are checked like the agent's
@@ -82,16 +82,23 @@ async def decided(drive: Drive, call: ToolCall, prepared: Prepared) -> Prepared:
         return Answered(str(invalid), True, "error", prepared.tool)
 
 
-async def _answer_of(call: ToolCall, waiting: Waiting, answer: Answer) -> Answered:
+async def _answer_of(drive: Drive, call: ToolCall, waiting: Waiting, answer: Answer) -> Answered:
     """The result of a question the person answered; an answer its function cannot use is an error result that
-    quotes the answer (the agent reads what the person said, and may ask again)."""
+    quotes the answer (the agent reads what the person said, and may ask again). A question declared with a state
+    gets it as a frontend tool does (StateAccess.run_with): what it changes reaches the page before the follow-up."""
+    tool, access = waiting.tool, drive.loop.state_access
     try:
-        result = await waiting.tool.answered(waiting.kwargs, answer.value)
+        if tool.state is None or tool.answer_type is None:
+            result = await tool.answered(waiting.kwargs, answer.value)
+        elif access is None:
+            raise RuntimeError(f"{tool.name} changes the app's state ({tool.state.__name__}) and runs only inside the app")
+        else:
+            result = await access.run_with(tool.state, lambda state: tool.answered(waiting.kwargs, answer.value, state))
     except Exception as error:
         if not isinstance(error, AnswerInvalid):
             logger.exception("%s could not turn the person's answer into a result", call.function.name)
-        problem = f"the person's answer could not be used ({describe_error(error)}); they answered: {result_text(answer.value)}"
-        return Answered(error_text(problem), True, "error", waiting.tool)
+        said = error.answer if isinstance(error, AnswerInvalid) else answer.value
+        return Answered(answer_not_used(describe_error(error), said), True, "error", waiting.tool)
     return Answered(result_text(result), False, "complete", waiting.tool)
 
 
@@ -196,12 +203,7 @@ async def _before_tool(drive: Drive, call: ToolCall, ready: Ready) -> Ready | An
 def _approval_policy(drive: Drive, call: ToolCall, ready: Ready) -> Prepared:
     if call.id in drive.pressed:
         return ready  # a person pressed the button that made this call
-    try:
-        needed = ready.tool.needs_approval(ready.arguments)
-    except Exception as error:
-        logger.exception("the approval policy of %s failed", call.function.name)
-        return Answered(f"the approval policy of {call.function.name} failed: {describe_error(error)}", True, "error", ready.tool)
-    if not needed:
+    if not ready.tool.needs_approval(ready.arguments):  # (a policy that fails asks)
         return ready
     if not drive.loop.ask_person:
         return Answered(_denied("no person could be asked to approve this call"), True, "denied", ready.tool)

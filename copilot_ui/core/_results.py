@@ -44,6 +44,21 @@ def error_text(message: str) -> str:
     return f"Error: {message}"
 
 
+ANSWER_NOT_USED = "the person's answer could not be used"
+
+
+def answer_not_used(problem: str, answer: Any) -> str:
+    """The error result of a question whose answer could not be used: why, for the agent, and what the person said."""
+    return error_text(f"{ANSWER_NOT_USED} ({problem}); they answered: {result_text(answer)}")
+
+
+def unused_answer(result: str) -> str | None:
+    """What the person answered, when this result says their answer could not be used (None for any other result)."""
+    if not result.startswith(error_text(ANSWER_NOT_USED)):
+        return None
+    return result.rpartition("; they answered: ")[2]
+
+
 async def record_result(
     thread: Thread, notify: Notify, call: ToolCall, tool: Tool | None, content: str, is_error: bool, status: Status
 ) -> None:

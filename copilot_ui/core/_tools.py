@@ -12,12 +12,15 @@ checked against that parameter's type.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
+import logging
 import re
-from collections.abc import Awaitable, Callable
+import types
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_typeddict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
@@ -29,6 +32,8 @@ ToolKind = Literal["function", "human", "wildcard"]
 
 DEFAULT_TIMEOUT = 120.0
 ANSWER_PARAMETER = "answer"  # a question tool's parameter that receives the person's response
+
+logger = logging.getLogger("copilot_ui.core")
 
 
 class ArgumentsInvalid(Exception):
@@ -42,8 +47,9 @@ class ArgumentsInvalid(Exception):
 class AnswerInvalid(ValueError):
     """A person's response does not fit the type of a question's `answer` parameter; lists what is wrong."""
 
-    def __init__(self, tool_name: str, problems: list[str]) -> None:
+    def __init__(self, tool_name: str, problems: list[str], answer: Any = None) -> None:
         self.problems = problems
+        self.answer = answer  # what did not fit (a form's one field: its value)
         super().__init__(f"the answer to {tool_name} does not fit its type: " + "; ".join(problems))
 
 
@@ -65,16 +71,29 @@ class Tool:
     available: Callable[[Session], bool] | None = None
     agent: str | None = None  # only offered to, and run for, this agent
     prepare_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    render: Any = None  # a component for the tool's card, used by the UI layer
     arguments_model: type[BaseModel] | None = None
     context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
     answer_type: Any = None  # a question tool's `answer` parameter type (None: the response is the result)
 
     def needs_approval(self, arguments: dict[str, Any]) -> bool:
-        """Whether a person must approve this call before it runs."""
-        if callable(self.approval):
-            return bool(self.approval(arguments))
-        return self.approval == "always"
+        """Whether a person must approve this call before it runs. Where the policy cannot say, a person is asked: a
+        predicate that fails or answers anything but True or False asks (and the log says why), as does an
+        approval that is not "never"."""
+        if not callable(self.approval):
+            return self.approval != "never"
+        try:
+            verdict = self.approval(arguments)
+        except Exception:
+            logger.exception("the approval policy of %s failed; the call waits for a person's approval", self.name)
+            return True
+        if not isinstance(verdict, bool):
+            logger.warning(
+                "the approval policy of %s answered %r, not True or False; the call waits for a person's approval",
+                self.name,
+                verdict,
+            )
+            return True
+        return verdict
 
     def is_available(self, session: Session) -> bool:
         """Whether the tool is offered in this session (page, flags)."""
@@ -121,19 +140,24 @@ class Tool:
         """Whether a person's answer to this question may be plain text (a message they typed, say)."""
         return self.answer_type is None or self.answer_type in (str, Any)
 
-    async def answered(self, kwargs: dict[str, Any], response: Any) -> Any:
+    async def answered(self, kwargs: dict[str, Any], response: Any, state: Any = None) -> Any:
         """A question's result for the person's response: its function's, called with the validated arguments and the
-        response checked against the `answer` parameter's type; the response itself when it has no such function.
+            response checked against the `answer` parameter's type; the response itself when it has no such function.
+            A question declared with `state=` gets `state` first, as a frontend tool does. A dict of one field (a form of
+        one field) answers a question whose type takes no dict (an int, a date, a Literal) with that field's value.
 
-        Raises AnswerInvalid when the response does not fit that type; whatever the function raises.
+            Raises AnswerInvalid when the response does not fit that type; whatever the function raises.
         """
         if self.answer_type is None or self.handler is None:
             return response
+        if isinstance(response, dict) and len(response) == 1 and not _takes_mapping(self.answer_type):
+            (response,) = response.values()  # a form of one field answers with its value
         try:
             answer = TypeAdapter(self.answer_type).validate_python(response)
         except ValidationError as error:
-            raise AnswerInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
-        result = self.handler(**kwargs, **{ANSWER_PARAMETER: answer})
+            raise AnswerInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)], response) from None
+        first = (state,) if self.state is not None else ()
+        result = self.handler(*first, **kwargs, **{ANSWER_PARAMETER: answer})
         return await result if inspect.isawaitable(result) else result
 
     def call(self, state: Any, arguments: dict[str, Any], context: ToolContext) -> Awaitable[Any] | Any:
@@ -303,6 +327,19 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
         elif current and line.strip():
             described[current] += " " + line.strip()
     return "\n".join(lines[:start]).strip(), described
+
+
+def _takes_mapping(answer_type: Any) -> bool:
+    """Whether an answer of this type may be a dict of fields (a dict, a model, a TypedDict, a dataclass, Any)."""
+    origin = get_origin(answer_type)
+    if origin is Annotated:
+        return _takes_mapping(get_args(answer_type)[0])
+    if origin in (Union, types.UnionType):
+        return any(_takes_mapping(arm) for arm in get_args(answer_type))
+    kind = origin or answer_type
+    if kind is Any or is_typeddict(kind) or dataclasses.is_dataclass(kind):
+        return True
+    return isinstance(kind, type) and issubclass(kind, (Mapping, BaseModel))
 
 
 def _problem(item: Any) -> str:

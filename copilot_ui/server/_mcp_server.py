@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -33,9 +33,11 @@ from pydantic_ai.exceptions import ApprovalRequired, ModelRetry, ToolFailed
 from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
+from .._checks import TOOL_NAME, close_matches, keywords_checked, mcp_approval, tool_options
 from ..agents import Scrubber
 from ..agents._http import request_secrets
 from ..agents._tls import tls_context
+from ..errors import DeclarationError
 from ._mcp_failures import Reach, why_stopped, why_unavailable
 from ._run_notice import say_once_a_turn
 
@@ -43,7 +45,9 @@ logger = logging.getLogger("copilot_ui.mcp")
 
 Approval = Literal["always", "never"] | Collection[str] | Callable[[str, dict[str, Any]], bool]
 """Which calls wait for a person: "always", "never", the names of the tools that do (as the server names
-them), or a function of the tool's name and the call's arguments."""
+them), or a function of the tool's name and the call's arguments. Where it cannot say, the call asks: a
+function that fails or answers anything but True or False, and every call of a server whose list names a
+tool it does not have (a misspelt name must not let the tool it meant run unasked)."""
 
 PAGE_TOOLS: ContextVar[frozenset[str]] = ContextVar("copilot_ui_page_tools", default=frozenset())
 """The names of the tools the page offers in this run (the built-in agent sets it): they win a clash of names."""
@@ -52,6 +56,7 @@ START_TIMEOUT = 10.0  # seconds a server has to start and answer before the run 
 PROBE_TIMEOUT = 2.0  # seconds a server has to list its tools when a call failed (did it die?)
 
 
+@keywords_checked("cui.mcp_server")
 def mcp_server(
     name: str,
     *,
@@ -69,19 +74,24 @@ def mcp_server(
     it gets `env` and PATH, HOME and the like, not the app's environment), or one at `url` (streamable HTTP,
     sent `headers`). `approval` names the calls that wait for a person; `prefix` goes before its tools' names
     (`prefix_toolname`), where they would clash with other tools; `timeout` is how long it has to start."""
-    if not name.strip():
-        raise ValueError("an MCP server needs a name: the copilot names it when it is not available")
+    if not isinstance(name, str) or not name.strip():
+        raise DeclarationError(
+            "cui.mcp_server", f"name={name!r} is not valid", takes="the copilot names the server when it is not available"
+        )
+    where = f'MCP server "{name}"'
     if (command is None) == (url is None):
-        raise ValueError(f'MCP server "{name}": give either command= (a server on stdio) or url= (streamable HTTP)')
+        raise DeclarationError(where, "give either command= (a server on stdio) or url= (streamable HTTP)")
+    mcp_approval(where, approval)
+    _check_prefix_and_timeout(where, prefix, timeout)
     if command is not None:
         if headers:
-            raise ValueError(f'MCP server "{name}": headers= are for a server at a url=; give a command env= instead')
+            raise DeclarationError(where, "headers= are for a server at a url=; give a command env= instead")
         transport = StdioTransport(command=command, args=list(args), env=dict(env) if env else None, cwd=cwd)
         toolset = MCPToolset(transport, id=name, init_timeout=timeout, tool_error_behavior="failed")
         secrets = list((env or {}).values())
     else:
         if args or env or cwd:
-            raise ValueError(f'MCP server "{name}": args=, env= and cwd= are for a command=; a server at a url= gets headers=')
+            raise DeclarationError(where, "args=, env= and cwd= are for a command=; a server at a url= gets headers=")
         assert url is not None
         # The shared TLS settings: pydantic-ai connects anew at every run, and a client's own would read the CA bundle
         toolset = MCPToolset(
@@ -105,9 +115,12 @@ class McpServer(AbstractToolset[Any]):
         timeout: float = START_TIMEOUT,
         secrets: Sequence[str] = (),
     ) -> None:
+        where = f'MCP server "{name}"'
+        mcp_approval(where, approval)
+        _check_prefix_and_timeout(where, prefix, timeout)
         self.name = name
         self.toolset = toolset
-        self.approval = _approval_policy(name, approval)
+        self.approval = _ApprovalPolicy(name, approval)
         self.prefix = prefix
         self.timeout = timeout
         self._secrets = tuple(secrets)
@@ -167,6 +180,7 @@ class McpServer(AbstractToolset[Any]):
             except Exception as error:
                 await self._unavailable(error)
             else:
+                self.approval.names_checked(self._own_name(tool) for tool in tools)
                 return await self._without_the_pages(tools, ctx)
         await say_once_a_turn(ctx, self._run.unavailable or "", self._run.said)
         return {}
@@ -243,20 +257,62 @@ class _RunState:
     said: set[str] = field(default_factory=set)
 
 
-def _approval_policy(server: str, approval: Approval) -> Callable[[str, dict[str, Any]], bool]:
-    if approval == "always":
-        return lambda tool, arguments: True
-    if approval == "never":
-        return lambda tool, arguments: False
-    if callable(approval):
-        return approval
-    if isinstance(approval, str) or not all(isinstance(tool, str) for tool in approval):
-        raise ValueError(
-            f'MCP server "{server}": approval= is "always", "never", a list of tool names or a function of '
-            f"(tool name, arguments), not {approval!r}"
-        )
-    names = frozenset(approval)
-    return lambda tool, arguments: tool in names
+class _ApprovalPolicy:
+    """Whether a call of the server's waits for a person (see Approval): asks where the policy cannot say."""
+
+    def __init__(self, server: str, approval: Approval) -> None:
+        self.server = server
+        self.approval = approval
+        self.names = frozenset(approval) if not isinstance(approval, str) and not callable(approval) else None
+        self.unknown: frozenset[str] = frozenset()  # names in the list that are none of the server's tools
+
+    def __call__(self, tool: str, arguments: dict[str, Any]) -> bool:
+        if self.approval in ("always", "never"):
+            return self.approval == "always"
+        if self.names is not None:
+            return bool(self.unknown) or tool in self.names
+        try:
+            verdict = self.approval(tool, arguments)  # type: ignore[operator]
+        except Exception:
+            logger.exception("the approval policy of the MCP server %r failed on %s; the call asks", self.server, tool)
+            return True
+        if not isinstance(verdict, bool):
+            logger.warning(
+                "the approval policy of the MCP server %r answered %r on %s, not True or False; the call asks",
+                self.server,
+                verdict,
+                tool,
+            )
+            return True
+        return verdict
+
+    def names_checked(self, tools: Iterable[str]) -> None:
+        """The server listed its tools: a name of the approval list that is none of them makes every call ask."""
+        if self.names is None:
+            return
+        offered = list(tools)
+        unknown = frozenset(self.names - set(offered))
+        if unknown and unknown != self.unknown:
+            hints = "; ".join(
+                f'"{name}"' + (f' (did you mean "{close[0]}"?)' if (close := close_matches(name, offered)) else "")
+                for name in sorted(unknown)
+            )
+            logger.error(
+                "MCP server %r: approval= names %s, which it has no tool of; until that is fixed every call of the "
+                "server waits for a person's approval. Its tools are: %s",
+                self.server,
+                hints,
+                ", ".join(sorted(offered)),
+            )
+        self.unknown = unknown
+
+
+def _check_prefix_and_timeout(where: str, prefix: str | None, timeout: float) -> None:
+    if prefix is not None and (not isinstance(prefix, str) or not TOOL_NAME.match(prefix)):
+        raise DeclarationError(where, f"prefix={prefix!r} is not valid", takes="it takes letters, digits, _ and -")
+    tool_options(where, {"timeout": timeout})
+    if timeout is None:
+        raise DeclarationError(where, "timeout=None is not valid", takes="it takes the seconds it has to start")
 
 
 def _reach_of(toolset: MCPToolset[Any]) -> Reach:

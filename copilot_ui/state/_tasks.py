@@ -49,6 +49,7 @@ from ..protocol import new_id
 from ._closed_sessions import keep_while_busy, watch_closed_sessions, when_released
 from .declarations import copilot
 from .turns import SessionStates, page_context
+from .view import result_for_person
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -250,7 +251,11 @@ class _Task:
                 "question": self._cut(event.message or str(event.arguments.get("question") or "")),
             }
         elif isinstance(event, ToolExecutionEnded) and event.call_id in self.cards:
-            self.cards[event.call_id] |= {"status": event.status, "result": self._cut(event.result), "digest": ""}
+            self.cards[event.call_id] |= {
+                "status": event.status,
+                "result": self._cut(result_for_person(event.result)),
+                "digest": "",
+            }
         else:
             return False
         return True

@@ -8,6 +8,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 
+import reflex as rx
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -98,3 +99,33 @@ async def announce(label: str) -> str:
         label: What to announce.
     """
     return f"announced {label}"
+
+
+def _budget_texts(arguments: dict, result: object) -> dict[str, str]:
+    """The budget card's texts, written as the page writes money (made in Python, live while the arguments stream)."""
+    amount = arguments.get("amount")
+    texts = {"amount": f"€{amount:,}" if isinstance(amount, int) else "…"}
+    if isinstance(result, dict):
+        texts["left"] = f"€{result['left']:,} left"
+    return texts
+
+
+def _budget_card(call: cui.ToolCallView) -> rx.Component:
+    return rx.el.section(
+        rx.text("Budget for ", call.argument("trip", "")),
+        rx.text(call.display_value("amount"), class_name="budget-amount"),
+        rx.text(call.display_value("left"), class_name="budget-left"),
+        aria_label="Budget",
+    )
+
+
+@cui.frontend_tool(render=_budget_card, display=_budget_texts)
+async def set_budget(trip: str, amount: int, note: str = "") -> dict:
+    """Set a trip's budget (the card shows the money as the page writes it).
+
+    Args:
+        trip: The trip.
+        amount: Euros.
+        note: Why.
+    """
+    return {"trip": trip, "amount": amount, "left": amount - 3400}

@@ -10,6 +10,7 @@ import asyncio
 import pickle
 from typing import Literal
 
+import pytest
 from ag_ui.core import Interrupt, ToolCallResultEvent
 from pydantic import BaseModel
 
@@ -99,6 +100,24 @@ async def test_an_approval_policy_can_look_at_the_arguments(thread):
     assert outcome.status == "waiting"
     assert results(thread) == {"small": "refunded order 5"}
     assert [event.call_id for event in recorder.of(AwaitingPerson)] == ["large"]
+
+
+def _raises(arguments: dict) -> bool:
+    raise KeyError("amount")
+
+
+@pytest.mark.parametrize("policy", [_raises, lambda arguments: None, lambda arguments: "no", lambda arguments: 0])
+async def test_an_approval_policy_that_fails_or_answers_no_true_or_false_asks_the_person(thread, policy):
+    loop, _, recorder = make_loop(
+        s.tool_calls_reply(("refund", {"order_id": 5}, "c1")),
+        s.text_reply("ok"),
+        tools=[tool_from_function(refund, approval=policy)],
+        ask_person=True,
+    )
+    outcome = await loop.send(thread, "refund order 5")
+    assert outcome.status == "waiting"
+    assert [(event.call_id, event.kind) for event in recorder.of(AwaitingPerson)] == [("c1", "approval")]
+    assert results(thread) == {}  # not run unasked
 
 
 async def test_with_no_person_to_ask_a_call_needing_approval_is_denied(thread):

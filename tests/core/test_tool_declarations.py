@@ -168,3 +168,16 @@ def test_an_array_sent_as_a_json_string_is_decoded_where_the_schema_wants_an_arr
 
     kwargs = tool_from_function(tag).validate({"labels": '["urgent", "vip"]', "note": '["kept as text"]'})
     assert kwargs == {"labels": ["urgent", "vip"], "note": '["kept as text"]'}
+
+
+async def test_a_form_of_one_field_answers_a_question_whose_type_takes_no_dict_with_that_fields_value():
+    def nights_for(trip_id: str, answer: int) -> str:
+        """How many nights?"""
+        return f"{answer} nights in {trip_id}"
+
+    def trip_form(answer: dict[str, str]) -> dict[str, str]:
+        """A form of the trip's fields."""
+        return answer
+
+    assert await tool_from_function(nights_for, kind="human").answered({"trip_id": "t1"}, {"nights": "4"}) == "4 nights in t1"
+    assert await tool_from_function(trip_form, kind="human").answered({}, {"nights": "4"}) == {"nights": "4"}

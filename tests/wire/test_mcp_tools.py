@@ -238,6 +238,30 @@ async def test_approval_may_depend_on_the_arguments(folder: NotesFolder):
     assert await page.say("add_note a secret plan") == "waiting"
 
 
+async def test_an_approval_function_that_fails_or_answers_no_true_or_false_asks(folder: NotesFolder):
+    page = page_with(cui.mcp_server("notes", **folder.stdio(), approval=lambda tool, arguments: arguments["txt"]))
+
+    assert await page.say("add_note not without asking") == "waiting"
+    assert folder.notes() == []
+
+    vague = page_with(cui.mcp_server("notes", **folder.stdio(), approval=lambda tool, arguments: None))
+    assert await vague.say("add_note nor this") == "waiting"
+
+
+async def test_an_approval_list_naming_a_tool_the_server_lacks_makes_every_call_ask_and_says_so(folder: NotesFolder, caplog):
+    page = page_with(cui.mcp_server("notes", **folder.stdio(), approval=["erase_note"]))  # the tool is erase_notes
+
+    assert await page.say("erase_notes") == "waiting"  # the tool the misspelt name meant does not run unasked
+    assert await page.decide(Deny("no")) == "done"
+    assert await page.say("add_note ask me too") == "waiting"  # nor does any other of the server's
+    assert folder.notes() == []
+    told = [record.getMessage() for record in caplog.records if record.levelname == "ERROR"]
+    assert told[0].startswith(
+        'MCP server \'notes\': approval= names "erase_note" (did you mean "erase_notes"?), which it has no tool of; '
+        "until that is fixed every call of the server waits for a person's approval."
+    )
+
+
 async def test_a_call_needing_approval_waits_on_a_page_without_tools_of_its_own(folder: NotesFolder):
     loop = RunLoop(
         builtin_agent(demo_model(0), toolsets=[cui.mcp_server("notes", **folder.stdio(), approval="always")]), ask_person=True

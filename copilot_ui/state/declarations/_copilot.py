@@ -15,8 +15,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..._checks import (
+    BROWSER_OPTIONS,
+    FRONTEND_OPTIONS,
+    QUESTION_OPTIONS,
+    TOOL_NAME,
+    check_call,
+    check_references,
+    check_tool,
+    editable_names,
+    function_of,
+    tool_options,
+    unknown_options,
+)
 from ...agents import Agent, AgentRegistry, Scrubber, environment_secrets, scrubber_for
 from ...core import AttachmentRules, Hooks, LoopLimits, Tool, Toolbox, tool_from_function
+from ...errors import DeclarationError
 from ...store import ThreadStore
 from ._agent_states import shared_state
 from ._browser import browser_handler
@@ -24,6 +38,8 @@ from ._feedback import FeedbackHook
 from ._labels import Labels
 
 F = TypeVar("F", bound=Callable[..., Any])
+Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
+Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
 DEMO_MODEL_LABEL = "Demo model"  # what the header shows for the offline demo model
 _DEFAULT_STORE = "default"
@@ -49,7 +65,7 @@ class ContextProvider:
     def value(self, state: Any) -> str:
         """The value as AG-UI context carries it: a string (JSON for anything else)."""
         value = self.function(state) if self.state is not None else self.function()
-        return value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+        return value if isinstance(value, str) else json.dumps(value, default=_plain, ensure_ascii=False)
 
 
 class Copilot:
@@ -79,6 +95,10 @@ class Copilot:
         self.text_limit = 20_000
         """Characters of a text shown before "Show all"."""
         self.renderers: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> the app's card for its calls
+        self.displays: dict[str, Callable[..., Any]] = {}  # tool name (or "*") -> what makes the texts its card shows
+        self.references_checked = False  # check() ran in this process
+        self.cards_unchecked: set[str] = set()  # cards for tools unknown when the layout was built (checked per call)
+        self.calls_told: set[str] = set()  # calls close to such a card, told in the log once
         self.activity_renderers: dict[str, Callable[..., Any]] = {}  # activity type (or "*") -> the app's card for it
         self.tool_ui: dict[str, ToolUI] = {}
         self.agent_states: dict[type, tuple[str, ...] | None] = {}  # Reflex states mirroring an agent's state: their agents
@@ -154,6 +174,10 @@ class Copilot:
         """What the app draws itself, whose cards get the data: tool names, and activity types as `"activity:<type>"`."""
         return frozenset(self.renderers) | {ACTIVITY + activity_type for activity_type in self.activity_renderers}
 
+    def display_of(self, tool_name: str) -> Callable[..., Any] | None:
+        """What makes the texts of this tool's card (`display=`): the one of the card that draws it, if it has one."""
+        return self.displays.get(tool_name if tool_name in self.renderers else "*")
+
     def agent(self, agent_id: str = "default") -> Agent:
         """The agent with this id; the default one is chosen from the environment on first use."""
         if agent_id not in self.agents and agent_id == "default":
@@ -168,19 +192,17 @@ class Copilot:
         With state=SomeState the handler receives a copy of that session state first and may change
         it: the page shows the change before the agent runs again (the session is not locked while
         the handler waits). Options: name, description, mode ("parallel"/"sequential"), approval
-        ("never"/"always"/a predicate on the arguments), follow_up, completes_run, timeout, available
-        (a predicate on the Session), agent, prepare_arguments; and for the page: render (the call's
-        card, a function of a ToolCallView), title (what it does in a few words, the approval dialog's
-        title: "Refund an order"; else the description's first sentence), describe (a sentence about
-        the effect, from the validated arguments: `describe=lambda a: f"Refund order {a.order_id}"`),
-        editable (True, or the names of the arguments the person may change in the approval dialog).
+        ("never"/"always"/a predicate on the arguments: a predicate that fails, or answers anything
+        but True or False, asks), follow_up, completes_run, timeout, available (a predicate on the
+        Session), agent, prepare_arguments; and for the page: render (the call's card, a function of
+        a ToolCallView), title (what it does in a few words, the approval dialog's title: "Refund an
+        order"; else the description's first sentence), describe (a sentence about the effect, from
+        the validated arguments: `describe=lambda a: f"Refund order {a.order_id}"`), editable (True,
+        or the names of the arguments the person may change in the approval dialog), display (the
+        texts the card shows, made in Python from the arguments so far and the result: see
+        `ToolCallView.display`). A wrong option is a DeclarationError when the app is imported.
         """
-
-        def register(handler: F) -> F:
-            self.add_tool(tool_from_function(handler, **self._ui_options(handler, options)))
-            return handler
-
-        return register(function) if function is not None else register
+        return self._declaring("frontend_tool", FRONTEND_OPTIONS, function, options)
 
     def human_in_the_loop(self, function: F | None = None, /, **options: Any) -> Any:
         """Declare a tool whose result is a person's answer (its signature describes the arguments).
@@ -189,43 +211,43 @@ class Copilot:
         with an `answer` parameter turns the response into the result: it is called with the
         call's arguments, validated and typed as a frontend tool's are, and `answer=<the response>`
         checked against that parameter's type (`answer: dict[str, bool]` for a checklist form), and
-        returns the result. Without one, the response is the result.
+        returns the result. Without one, the response is the result. With state=SomeState that
+        function receives the person's session state first, as a frontend tool does: what it changes
+        is on the page before the agent runs again. Options: name, description, state, follow_up,
+        completes_run, available, agent, render, title, display.
         """
-
-        def register(handler: F) -> F:
-            self.add_tool(tool_from_function(handler, kind="human", **self._ui_options(handler, options)))
-            return handler
-
-        return register(function) if function is not None else register
+        return self._declaring("human_in_the_loop", QUESTION_OPTIONS, function, options, kind="human")
 
     def browser_tool(self, function: F | None = None, /, *, script: str, timeout: float = 10.0, **options: Any) -> Any:
         """Declare a tool that runs in the person's browser: `script` is a JavaScript function of the arguments.
 
         The script (async or not) returns the result; if it throws, or does not answer within
         `timeout` seconds, the call gets an error result. The decorated function gives the tool its
-        name, description and argument schema.
+        name, description and argument schema. Its other options are frontend_tool's, but state and
+        timeout (the script has its own).
         """
+        return self._declaring("browser_tool", BROWSER_OPTIONS, function, {**options, "script": script, "timeout": timeout})
 
-        def register(declaration: F) -> F:
-            ui = self._ui_options(declaration, options)
-            tool = tool_from_function(declaration, timeout=timeout + 5, **ui)
-            tool.handler = browser_handler(script, timeout)
-            tool.context_parameter = "context"
-            self.add_tool(tool)
-            return declaration
-
-        return register(function) if function is not None else register
-
-    def render_tool(self, name: str) -> Callable[[F], F]:
+    def render_tool(self, name: str, *, display: Display | None = None) -> Callable[[F], F]:
         """Draw the calls of a tool (or "*" for every tool without a card of its own) with this function.
 
         It receives a ToolCallView (name, arguments while they stream, status, result, progress,
         respond/approve/deny) and returns a component, shown in the conversation instead of the
-        default card.
+        default card. `display=` makes the texts the card shows in Python, as on a tool. The name is
+        checked when a layout is built: a card for a tool no agent has is a DeclarationError (for the
+        tools of a remote agent or an MCP server, unknown until they are called, the log warns).
         """
+        where = f'render_tool("{name}")' if isinstance(name, str) else "render_tool"
+        if not isinstance(name, str) or not (TOOL_NAME.match(name) or name == "*"):
+            takes = 'it takes the name of the tool whose calls it draws: @cui.render_tool("show_order")'
+            raise DeclarationError(where, f"{_shown_name(name)} is no tool name", takes=takes)
+        tool_options(where, {"display": display})
 
         def register(renderer: F) -> F:
+            tool_options(where, {"render": renderer})
             self.renderers[name] = renderer
+            if display is not None:
+                self.displays[name] = display
             return renderer
 
         return register
@@ -237,8 +259,14 @@ class Copilot:
         a plan, a search, a download. The function receives an ActivityView (type, content as it changes) and
         returns a component, shown in place of the default card, which shows the content as text.
         """
+        if not isinstance(activity_type, str) or not activity_type.strip():
+            takes = 'it takes the type of the activities it draws: @cui.render_activity("progress")'
+            raise DeclarationError("render_activity", f"{_shown_name(activity_type)} is no activity type", takes=takes)
 
         def register(renderer: F) -> F:
+            function_of(
+                f'render_activity("{activity_type}")', "render", renderer, 1, takes="it takes a function of a cui.ActivityView"
+            )
             self.activity_renderers[activity_type] = renderer
             return renderer
 
@@ -250,14 +278,19 @@ class Copilot:
         it works (a change that does not fit the fields' types is refused). Several states may be bound, to one agent
         or to different ones; two bound to one agent may not share a field name.
         """
+        where = f"agent_state {getattr(state_type, '__name__', state_type)}"
+        tool_options(where, {"state": state_type})
+        if not (agent is None or isinstance(agent, str) or all(isinstance(one, str) for one in agent)):
+            raise DeclarationError(where, f"agent={agent!r} is not valid", takes="it takes an agent's id, or a list of them")
         agents = (agent,) if isinstance(agent, str) else tuple(agent) if agent is not None else None
         for other, other_agents in self.agent_states.items():
             overlap = agents is None or other_agents is None or set(agents) & set(other_agents)
             common = set(shared_state(state_type).fields) & set(shared_state(other).fields)
             if other is not state_type and overlap and common:
-                raise ValueError(
+                raise DeclarationError(
+                    where,
                     f"{state_type.__name__} and {other.__name__} are both bound to an agent's state and both have "
-                    f"{', '.join(sorted(common))}: the agent's state would hold one value for two fields"
+                    f"{', '.join(sorted(common))}: the agent's state would hold one value for two fields",
                 )
         self.agent_states[state_type] = agents
         return state_type
@@ -266,21 +299,60 @@ class Copilot:
         """The Reflex states bound to this agent's state."""
         return [state for state, agents in self.agent_states.items() if agents is None or agent_id in agents]
 
-    def _ui_options(self, handler: Callable[..., Any], options: dict[str, Any]) -> dict[str, Any]:
-        """Take the page's options out of a tool's options (the rest go to the tool)."""
-        options = dict(options)
-        name = options.get("name") or handler.__name__
-        render, title = options.pop("render", None), str(options.pop("title", "") or "")
-        describe, editable = options.pop("describe", None), options.pop("editable", False)
-        if render is not None:
-            self.renderers[name] = render
-        if describe is not None or editable or title:
-            editable = tuple(editable) if isinstance(editable, list) else editable
-            self.tool_ui[name] = ToolUI(title=title, describe=describe, editable=editable)
-        return options
+    def check(self) -> None:
+        """Check what the declarations refer to (a card's tool, a tool's agent): each layout does, when it is built.
+        A DeclarationError says what is wrong."""
+        check_references(self)
+
+    def tool_called(self, name: str) -> None:
+        """An agent called this tool: a card for a tool unknown when the page was built is checked now (the log says
+        so when the call is close to its name and no card draws it)."""
+        check_call(self, name)
+
+    def _declaring(self, declaration: str, takes: tuple[str, ...], function: Any, options: dict[str, Any], **fixed: Any) -> Any:
+        """The decorator of a tool's declaration: its options checked, the tool made and registered."""
+
+        def register(handler: F) -> F:
+            where = _where(declaration, options, handler)
+            if not callable(handler) or isinstance(handler, type):
+                raise DeclarationError(where, f"{_shown_name(handler)} is no function", takes=f"{declaration} decorates one")
+            unknown_options(where, options, takes, _OPTIONS_ELSEWHERE)
+            tool_options(where, options)
+            if declaration == "browser_tool" and options["timeout"] is None:
+                raise DeclarationError(where, "timeout=None is not valid", takes="the script's time is a number of seconds")
+            rest = dict(options)
+            render, display = rest.pop("render", None), rest.pop("display", None)
+            ui = _tool_ui(rest)
+            if declaration == "browser_tool":
+                script, timeout = rest.pop("script"), rest.pop("timeout")
+                tool = tool_from_function(handler, timeout=timeout + 5, **rest)
+                tool.handler = browser_handler(script, timeout)
+                tool.context_parameter = "context"
+            else:
+                tool = tool_from_function(handler, **fixed, **rest)
+            if tool.kind == "human" and tool.state is not None and tool.answer_type is None:
+                raise DeclarationError(
+                    where,
+                    "state= gives the person's state to the function that turns their answer into the result, and it "
+                    "has no `answer` parameter, so it is never called",
+                    takes=f"give it one: def {handler.__name__}(state, ..., answer: int)",
+                )
+            if ui is not None:
+                editable_names(where, ui.editable, list(tool.parameters.get("properties", {})))
+            self.add_tool(tool)
+            if render is not None:
+                self.renderers[tool.name] = render
+            if display is not None:
+                self.displays[tool.name] = display
+            if ui is not None:
+                self.tool_ui[tool.name] = ui
+            return handler
+
+        return register(function) if function is not None else register
 
     def add_tool(self, tool: Tool) -> Tool:
-        """Register a tool made by hand."""
+        """Register a tool made by hand (its options are checked as a declaration's)."""
+        check_tool(tool)
         return self.toolbox.add(tool)
 
     def tool(self, name: str) -> Tool | None:
@@ -296,7 +368,15 @@ class Copilot:
     def context(self, state: type | None = None, *, description: str) -> Callable[[F], F]:
         """Declare what the agent sees: the function's value (of the given page state) is sent with every run."""
 
+        where = f'context "{description}"' if isinstance(description, str) else "context"
+        if not isinstance(description, str) or not description.strip():
+            takes = "it takes what the value is, in a few words"
+            raise DeclarationError(where, f"description={_shown_name(description)} is not valid", takes=takes)
+        tool_options(where, {"state": state})
+
         def register(function: F) -> F:
+            takes = f"it is called with the page's {state.__name__}" if state is not None else "it is called with nothing"
+            function_of(where, "", function, 1 if state is not None else 0, takes=takes)
             self.contexts.append(ContextProvider(state, description, function))
             return function
 
@@ -304,6 +384,33 @@ class Copilot:
 
 
 copilot = Copilot()
+
+
+_OPTIONS_ELSEWHERE = {option: "frontend_tool" for option in FRONTEND_OPTIONS} | {"script": "browser_tool"}
+
+
+def _where(declaration: str, options: dict[str, Any], function: Any) -> str:
+    """How an error names a declaration: "frontend_tool refund_order"."""
+    name = options.get("name") or getattr(function, "__name__", "")
+    return f"{declaration} {name}" if isinstance(name, str) and name else declaration
+
+
+def _tool_ui(options: dict[str, Any]) -> ToolUI | None:
+    """Take the approval dialog's options out of a tool's options (the rest go to the tool)."""
+    title, describe, editable = options.pop("title", ""), options.pop("describe", None), options.pop("editable", False)
+    if describe is None and not editable and not title:
+        return None
+    return ToolUI(title=title, describe=describe, editable=editable if isinstance(editable, bool) else tuple(editable))
+
+
+def _shown_name(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else getattr(value, "__name__", None) or repr(value)
+
+
+def _plain(value: Any) -> Any:
+    """A value JSON takes: a state's list or dict as Reflex hands it out (a proxy of it) is the list or dict."""
+    wrapped = getattr(value, "__wrapped__", None)
+    return wrapped if isinstance(wrapped, (list, dict, set, tuple)) else str(value)
 
 
 def _failed(opening: asyncio.Future[Any]) -> bool:

@@ -157,6 +157,7 @@ class Labels:
     answer: str = "Answer"
     your_answer: str = "Your answer"
     runs_once_approved: str = "This call runs only once you approve it."
+    answer_not_used: str = "Your answer “{answer}” could not be used; the copilot was told why."  # {answer}: theirs
     not_run: str = "Not run: you wrote a new message instead"
     activity_content: str = "Content"
     tool_call_card: str = "Tool call {tool}"  # a tool card's accessible name

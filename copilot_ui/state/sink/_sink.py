@@ -50,6 +50,7 @@ from ..view import (
     drawn_by_app,
     pretty_json,
     question_of,
+    result_for_person,
 )
 from ._agent_state import Accepted, AgentStateMirror
 from ._dev_console import DevConsole
@@ -188,6 +189,7 @@ class ViewSink(Outgoing):
 
     def _tool_started(self, event: ToolCallStarted) -> None:
         self._agent_spoke(event)
+        copilot.tool_called(event.tool_name)
         self.marks.arguments.add(event.call_id)
         if drawn_by_app(event.tool_name, self.conversation.rendered):
             self._drawn.add(event.call_id)
@@ -245,7 +247,7 @@ class ViewSink(Outgoing):
         self.marks.progress.pop(event.call_id, None)
         status = "error" if event.status == "complete" and event.is_error else event.status
         self.conversation.outcomes[event.call_id] = status
-        self._whole(self.conversation.call_item(event.call_id) + ".r", event.result)
+        self._whole(self.conversation.call_item(event.call_id) + ".r", result_for_person(event.result))
         self._write_shared(self.agent_state.decided(event))
         if not self.marks.running:
             self._set_status(copilot.labels.thinking if self._agent_since is not None or status == "complete" else "")

@@ -14,6 +14,7 @@ from ._conversation import (
     drawn_by_app,
     pretty_json,
     question_of,
+    result_for_person,
     shown_arguments,
 )
 from ._page import COMPOSER_INPUT_ID
@@ -40,6 +41,7 @@ __all__ = [
     "pending_approval",
     "pretty_json",
     "question_of",
+    "result_for_person",
     "shown_arguments",
     "whole_texts_script",
     "window_texts",

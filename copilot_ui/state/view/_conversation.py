@@ -26,8 +26,8 @@ from typing import Any, Literal
 
 from ag_ui.core import ActivityMessage, AssistantMessage, ReasoningMessage, ToolCall, ToolMessage, UserMessage
 
-from ...core import Thread, parse_arguments
-from ..declarations import ACTIVITY
+from ...core import Thread, parse_arguments, unused_answer
+from ..declarations import ACTIVITY, copilot, display_texts
 from ._attachments import files_field, words_of
 
 KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "activity": "v", "error": "e", "notice": "n"}
@@ -236,8 +236,12 @@ class Conversation:
         if drawn_by_app(name, self.rendered):
             card["args"] = self._arguments_so_far(thread, call)
             if result is not None and isinstance(result.content, str):
-                card["res"] = result.content[:RENDERED_FIELD_LIMIT]
+                card["res"] = result_for_person(result.content)[:RENDERED_FIELD_LIMIT]
                 card["rj"] = _json_or_none(card["res"])
+            display = copilot.display_of(name)
+            if display is not None:  # the texts the app's Python made of what the thread holds (ToolCallView.display)
+                shown = card.get("rj") if card.get("rj") is not None else card.get("res")
+                card["dv"] = display_texts(name, display, card["args"], shown)
         return card
 
     def _activity_item(self, message: ActivityMessage) -> dict[str, Any]:
@@ -290,7 +294,7 @@ class Conversation:
             return pretty_json(shown) if shown is not None else arguments_text(call)
         if part == "r":
             result = thread.result_of(call.id)
-            return _text(result.content) if result is not None else ""
+            return result_for_person(_text(result.content)) if result is not None else ""
         if part == "q":
             return question_of(thread, call)
         return None
@@ -307,6 +311,15 @@ def agent_outcome(result: ToolMessage) -> str:
     except (ValueError, AttributeError):
         return "complete"
     return AGENT_OUTCOMES.get(claim.get("outcome"), "complete") if isinstance(claim, dict) else "complete"
+
+
+def result_for_person(result: str) -> str:
+    """A call's result as the person reads it: the agent's own, but for an answer of theirs that could not be used,
+    which is said in the app's labels (the agent reads why, in the result)."""
+    answered = unused_answer(result)
+    if answered is None:
+        return result
+    return copilot.labels.said("answer_not_used", answer=answered if len(answered) <= 200 else answered[:200] + "…")
 
 
 def shown_arguments(thread: Thread, call: ToolCall) -> dict[str, Any] | None:

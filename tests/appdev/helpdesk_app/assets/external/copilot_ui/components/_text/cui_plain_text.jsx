@@ -1,0 +1,1 @@
+/work/wt/declare/copilot_ui/components/cui_plain_text.jsx
