@@ -1,1 +1,0 @@
-/work/wt/declare/copilot_ui/components/cui_layout.jsx
