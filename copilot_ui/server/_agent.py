@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ag_ui.core import BaseEvent, RunAgentInput
@@ -122,6 +123,7 @@ def builtin_agent(
     `settings`, `toolsets` and `instructions` as for `builtin_pydantic_agent`; `demo_script` scripts the demo model,
     when that is the model (no `model`, no COPILOT_MODEL). When the model's provider fails, the person reads what
     happened in words that name the provider and say what to do (see ModelErrors)."""
+    made_with = _Options(tools, state_type, description, settings, instructions)
     agent = builtin_pydantic_agent(
         model if model is not None else builtin_model(demo_script),
         tools=tools,
@@ -132,6 +134,7 @@ def builtin_agent(
     )
     return _BuiltinAgent(
         agent,
+        made_with,
         agent_id=agent_id,
         description=description,
         deps=_state_deps(state_type) if state_type is not None else None,
@@ -152,9 +155,39 @@ def model_errors(model: Model | str | None, settings: ModelSettings) -> ModelErr
     return ModelErrors(provider, str(getattr(model, "model_name", "") or model or ""), timeout_of(settings))
 
 
+@dataclass(frozen=True)
+class _Options:
+    """What a built-in agent was made with, besides its model and its toolsets."""
+
+    tools: BackendTools
+    state_type: type[BaseModel] | None
+    description: str
+    settings: ModelSettings | None
+    instructions: str
+
+
 class _BuiltinAgent(LocalAgent):
     """The built-in agent, in process; the credentials of its MCP servers are its secrets (no person sees them), and
     an MCP server leaves out a tool named as one the page offers."""
+
+    def __init__(self, agent: PydanticAgent[Any, Any], made_with: _Options, **options: Any) -> None:
+        super().__init__(agent, **options)
+        self._made_with = made_with
+
+    def on_model(self, model: Model | str, *, toolsets: Toolsets = ()) -> LocalAgent:
+        """The same agent (its backend tools, shared state, settings, instructions) on another model, with these
+        toolsets in place of its own (its MCP servers): the testing kit runs it on a scripted model."""
+        made_with = self._made_with
+        return builtin_agent(
+            model,
+            self.agent_id,
+            tools=made_with.tools,
+            state_type=made_with.state_type,
+            description=made_with.description,
+            settings=made_with.settings,
+            toolsets=toolsets,
+            instructions=made_with.instructions,
+        )
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         # Set in the task that runs this one run (no reset: the task's context ends with it)
