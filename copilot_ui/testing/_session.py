@@ -161,10 +161,7 @@ class CopilotSession:
     @property
     def task_cards(self) -> list[Shown]:
         """The task panel's cards (`cui.task_panel()`), in the shape and with the statuses of `tool_calls`."""
-        return [
-            Shown("tool", card["result"], card["tool"], card["status"], card["arguments"], card["question"])
-            for card in self.state(TaskState).cards
-        ]
+        return [_task_card(card) for card in self.state(TaskState).cards]
 
     @property
     def browser_events(self) -> list[tuple[str, dict[str, Any]]]:
@@ -297,6 +294,11 @@ def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation) -> 
         arguments=conversation.text_of(item["id"] + ".a", thread) or "",
         question=(conversation.text_of(item["id"] + ".q", thread) or "") if status == "awaiting_input" else "",
     )
+
+
+def _task_card(card: dict[str, Any]) -> Shown:
+    asks = card["status"] == "awaiting_input"
+    return Shown("tool", card["result"], card["tool"], card["status"], card["arguments"], card["question"] if asks else "")
 
 
 def _as_form(arguments: dict[str, Any]) -> dict[str, Any]:

@@ -157,6 +157,23 @@ def test_a_tasks_approval_card_changes_only_the_fields_it_lets_the_person_edit(c
     assert copilot.state(DashboardState).refunded == ["#1041"]
 
 
+@cui.frontend_tool(state=DashboardState, approval="always", editable=["days"])
+async def delay_order(state: DashboardState, order_id: str, days: int) -> str:
+    """Delay an order's delivery. A person approves it first."""
+    return f"Order {order_id} is delayed {days} days."
+
+
+def test_an_edit_that_does_not_fit_is_said_on_the_tasks_card_and_nothing_runs(copilot):
+    copilot.agent.calls("delay_order", order_id="#1041", days=2).says("Delayed.")
+    copilot.click(TaskArgumentsState.summarize)
+    [card] = copilot.state(TaskState).cards
+    copilot.click(TaskState.approve({"card": card["id"], "digest": card["digest"], "arg:days": "soon"}))
+    [card] = copilot.state(TaskState).cards
+    assert (card["status"], card["error"]) == ("awaiting_approval", "days: 'soon' is not a number")
+    copilot.approve(days=3)
+    assert [json.loads(shown) for shown in copilot.state(TaskArgumentsState).shown] == [{"order_id": "#1041", "days": 3}]
+
+
 def test_task_cards_and_the_chats_tool_calls_are_one_shape_with_the_same_statuses(copilot):
     copilot.agent.calls("refund_order", order_id="#1042", reason="late")  # the chat's
     copilot.agent.calls("refund_order", order_id="#1042", reason="late").says("Task done.")  # the task's
