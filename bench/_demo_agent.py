@@ -11,14 +11,16 @@ import argparse
 
 import uvicorn
 
-from copilot_ui.server import ReportState, agent_from_environment, agui_app, demo_backend_tools
+from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.script import DASHBOARD
+from copilot_ui.server import agent_from_environment, agui_app
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench._demo_agent", description=__doc__)
     parser.add_argument("--port", type=int, required=True)
     port = parser.parse_args().port
-    agent = agent_from_environment("default", tools=demo_backend_tools(), state_type=ReportState)
+    agent = agent_from_environment("default", tools=demo_backend_tools(), state_type=ReportState, demo_script=DASHBOARD)
     uvicorn.run(agui_app(agent), host="127.0.0.1", port=port, log_level="warning")
 
 

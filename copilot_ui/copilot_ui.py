@@ -14,7 +14,8 @@ It shows what an app declares, one capability each:
   runs an agent task without the chat and shows its result on the page (`cui.run_task`, its tool
   cards in `cui.task_panel()`).
 
-With no configuration it runs on the built-in demo model, offline; ask it "what can you do?".
+With no configuration it runs on the built-in demo model, offline, following the dashboard's script
+(`demo/script.py`: README.md's phrases); ask it "what can you do?".
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ import copilot_ui as cui
 from copilot_ui.demo import orders as orders_db
 from copilot_ui.demo.cards import order_card, plan_card
 from copilot_ui.demo.orders import Order
-from copilot_ui.server import ReportState as AgentReport
-from copilot_ui.server import agent_from_environment, demo_backend_tools
+from copilot_ui.demo.report import ReportState as AgentReport
+from copilot_ui.demo.report import demo_backend_tools
+from copilot_ui.demo.script import DASHBOARD
+from copilot_ui.server import agent_from_environment
 
 REVENUE, REVENUE_CHANGE = "$48,210", "+12% vs last month"
 ORDERS_TOTAL, ORDERS_CHANGE = "1,284", "+4%"
@@ -115,8 +118,10 @@ class ReportState(rx.State):
 
 cui.agent_state(ReportState)
 # The built-in agent writes the report through its own backend tool (an AG-UI server behind
-# COPILOT_AGENT_URL brings its own tools instead).
-cui.copilot.agents.register(agent_from_environment("default", tools=demo_backend_tools(), state_type=AgentReport))
+# COPILOT_AGENT_URL brings its own tools instead); offline, the demo model follows the dashboard's script.
+cui.copilot.agents.register(
+    agent_from_environment("default", tools=demo_backend_tools(), state_type=AgentReport, demo_script=DASHBOARD)
+)
 
 
 # Tools that change the dashboard

@@ -3,6 +3,7 @@
 Focus moves into the dialog when it opens (Radix traps it there); Escape or "Not now" closes it
 without deciding and focus goes back to the card's Review button; after a decision it goes to the
 message box (cui_approval.jsx: the dialog opens by itself, with no trigger to give focus back to).
+The task panel's approval card shows a call's arguments with the same fields (`approval_fields`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import reflex as rx
 
 from ..state import ApprovalState, CopilotState
+from ..state.declarations import Labels
 from ._looks import words
 
 _RUNTIME = rx.asset("cui_approval.jsx", shared=True)
@@ -41,14 +43,7 @@ def _dialog() -> rx.Component:
             rx.alert_dialog.description(ApprovalState.sentence, size="2", class_name="cui-approval-sentence"),
             rx.el.form(
                 _identity(),
-                rx.cond(
-                    ApprovalState.fields.length() > 0,
-                    rx.el.fieldset(
-                        rx.el.legend(rx.cond(ApprovalState.editable, said.editable_arguments, said.arguments)),
-                        rx.foreach(ApprovalState.fields, _field),
-                        class_name="cui-approval-fields",
-                    ),
-                ),
+                approval_fields(ApprovalState.fields, ApprovalState.editable, ApprovalState.digest, said),
                 rx.cond(
                     ApprovalState.error != "",
                     rx.callout(ApprovalState.error, icon="triangle_alert", color_scheme="red", size="1", role="alert"),
@@ -97,31 +92,46 @@ def _identity() -> rx.Component:
     )
 
 
-def _field(field: rx.Var) -> rx.Component:
-    key = ApprovalState.digest + field["key"].to(str)  # a new call's fields start from its own values
+def approval_fields(fields: rx.Var, editable: rx.Var, call: rx.Var, said: Labels, *, ids: rx.Var | None = None) -> rx.Component:
+    """A waiting call's arguments as an approval shows them (the dialog, a task card): a fieldset of their values, an
+    input where the person may edit one, named `arg:<name>` in the form. `call` tells calls apart (a new call's fields
+    start from its own values); `ids` prefixes the inputs' ids, for several approvals on one page."""
+    return rx.cond(
+        fields.length() > 0,
+        rx.el.fieldset(
+            rx.el.legend(rx.cond(editable, said.editable_arguments, said.arguments)),
+            rx.foreach(fields, lambda field: _field(field, call, ids)),
+            class_name="cui-approval-fields",
+        ),
+    )
+
+
+def _field(field: rx.Var, call: rx.Var, ids: rx.Var | None) -> rx.Component:
+    key = call + field["key"].to(str)  # a new call's fields start from its own values
     name, value = field["key"].to(str), field["value"].to(str)
+    input_id = name if ids is None else ids + name
     return rx.el.div(
-        rx.el.label(field["label"].to(str), html_for=name, class_name="cui-approval-name"),
+        rx.el.label(field["label"].to(str), html_for=input_id, class_name="cui-approval-name"),
         rx.cond(field["hint"], rx.el.span(field["hint"].to(str), class_name="cui-approval-label")),
         rx.cond(
             field["editable"],
             rx.match(
                 field["kind"],
-                ("boolean", rx.el.input(type="checkbox", id=name, name=name, default_checked=value == "true", key=key)),
+                ("boolean", rx.el.input(type="checkbox", id=input_id, name=name, default_checked=value == "true", key=key)),
                 (
                     "choice",
                     rx.el.select(
                         rx.foreach(field["options"].to(list[str]), lambda option: rx.el.option(option, value=option)),
-                        id=name,
+                        id=input_id,
                         name=name,
                         default_value=value,
                         key=key,
                         class_name="cui-input",
                     ),
                 ),
-                ("json", rx.el.textarea(id=name, name=name, default_value=value, rows=3, key=key, class_name="cui-input")),
+                ("json", rx.el.textarea(id=input_id, name=name, default_value=value, rows=3, key=key, class_name="cui-input")),
                 rx.el.input(
-                    id=name,
+                    id=input_id,
                     name=name,
                     default_value=value,
                     key=key,
@@ -130,7 +140,7 @@ def _field(field: rx.Var) -> rx.Component:
                     class_name="cui-input",
                 ),
             ),
-            rx.el.div(value, id=name, class_name="cui-approval-value"),
+            rx.el.div(value, id=input_id, class_name="cui-approval-value"),
         ),
         class_name="cui-approval-field",
     )

@@ -9,6 +9,7 @@ import reflex as rx
 from .._checks import keywords_checked, layout_options
 from ..state import TaskState, copilot
 from ..state.declarations import DEFAULT_ICONS, Labels
+from ._approval import approval_fields
 from ._looks import words
 
 # The statuses whose words the panel takes from `Labels.statuses` (the others: task_waiting, task_ended).
@@ -61,9 +62,9 @@ def _card(card: Any, said: Labels) -> rx.Component:
                 rx.badge(_status_words(card["status"], said), variant="soft", size="1"),
                 align="center",
             ),
-            rx.cond(card["arguments"] != "", _arguments(card, said)),
+            rx.cond((card["arguments"] != "") & (card["status"] != "awaiting_approval"), _arguments(card, said)),
             rx.cond(card["result"] != "", rx.text(card["result"], size="2", class_name="cui-task-result", style=_WRAPPED)),
-            rx.cond(card["status"] == "waiting", _decision(card, said)),
+            _decision(card, said),
             size="1",
         ),
         data_tool=card["tool"],
@@ -80,14 +81,35 @@ def _arguments(card: Any, said: Labels) -> rx.Component:
 
 
 def _decision(card: Any, said: Labels) -> rx.Component:
-    """Approve or Deny (with an optional reason) a call waiting for approval; a text answer to a question."""
-    return rx.cond(
-        card["kind"] == "approval",
+    """What a call waiting for the person asks: an approval, or a text answer to a question."""
+    return rx.match(
+        card["status"],
+        ("awaiting_approval", _approval(card, said)),
+        ("awaiting_input", _answer(card, said)),
+        rx.fragment(),
+    )
+
+
+def _approval(card: Any, said: Labels) -> rx.Component:
+    """What the chat's approval dialog shows (the call's sentence, its arguments as fields, editable where the tool
+    allows), with Approve; and Deny with an optional reason."""
+    fields = card["fields"].to(list[dict[str, Any]])
+    return rx.fragment(
+        rx.text(card["sentence"], size="2", class_name="cui-approval-sentence"),
+        rx.el.form(
+            *_naming(card),
+            approval_fields(fields, card["editable"].to(bool), card["digest"].to(str), said, ids=card["id"].to(str) + ":"),
+            rx.cond(
+                card["error"] != "", rx.callout(card["error"], icon="triangle_alert", color_scheme="red", size="1", role="alert")
+            ),
+            rx.hstack(rx.button(said.approve, size="1", type="submit"), justify="end"),
+            on_submit=TaskState.approve,
+            class_name="cui-approval-form",
+        ),
         rx.el.form(
             *_naming(card),
             rx.hstack(
                 rx.input(name="reason", placeholder=said.task_deny_placeholder, aria_label=said.task_deny_reason, size="1"),
-                rx.button(said.approve, size="1", type="button", on_click=TaskState.approve(card["id"], card["digest"])),
                 rx.button(said.deny, size="1", type="submit", variant="soft", color_scheme="gray"),
                 spacing="2",
                 align="center",
@@ -97,18 +119,21 @@ def _decision(card: Any, said: Labels) -> rx.Component:
             reset_on_submit=True,
             margin_top="0.5rem",
         ),
-        rx.el.form(
-            *_naming(card),
-            rx.text(card["question"], size="2"),
-            rx.hstack(
-                rx.input(name="answer", aria_label=said.your_answer, size="1"),
-                rx.button(said.answer, size="1", type="submit"),
-                spacing="2",
-            ),
-            on_submit=TaskState.answer,
-            reset_on_submit=True,
-            margin_top="0.5rem",
+    )
+
+
+def _answer(card: Any, said: Labels) -> rx.Component:
+    return rx.el.form(
+        *_naming(card),
+        rx.text(card["question"], size="2"),
+        rx.hstack(
+            rx.input(name="answer", aria_label=said.your_answer, size="1"),
+            rx.button(said.answer, size="1", type="submit"),
+            spacing="2",
         ),
+        on_submit=TaskState.answer,
+        reset_on_submit=True,
+        margin_top="0.5rem",
     )
 
 
@@ -122,4 +147,6 @@ def _naming(card: Any) -> tuple[rx.Component, rx.Component]:
 
 def _status_words(status: Any, said: Labels) -> rx.Var:
     named = [(name, said.statuses.get(name, said.task_ended)) for name in _STATUSES]
-    return rx.match(status, ("waiting", said.task_waiting), *named, said.task_ended)
+    return rx.match(
+        status, ("awaiting_approval", said.task_waiting), ("awaiting_input", said.task_waiting), *named, said.task_ended
+    )

@@ -1,2 +1,3 @@
 """The demo dashboard's own parts (the app module is copilot_ui/copilot_ui.py): its orders, kept in the app's
-database, and the cards it draws for its tools. Not installed with copilot_ui: an app brings its own."""
+database, the cards it draws for its tools, its agent's report tool and the demo model's script for it (the phrases
+README.md lists). Not installed with copilot_ui: an app brings its own."""

@@ -1,12 +1,11 @@
-"""The built-in agent: a pydantic-ai Agent with a deterministic demo model and the tools of MCP servers, how the app
-picks its agent, and how it is served over AG-UI (agui_app, behind EndpointAccess)."""
+"""The built-in agent: a pydantic-ai Agent with a deterministic demo model (an app may script it: DemoScript) and the
+tools of MCP servers, how the app picks its agent, and how it is served over AG-UI (agui_app, behind EndpointAccess)."""
 
 from ._agent import INSTRUCTIONS, builtin_agent, builtin_model, builtin_pydantic_agent, compatible_model
 from ._app import agui_app
 from ._choice import agent_from_environment, agent_headers
 from ._demo import demo_model
-from ._demo_report import ReportState, demo_backend_tools
-from ._demo_script import PHRASES as DEMO_PHRASES
+from ._demo_script import Call, DemoScript, Move, ToolResult, Turn, said_about
 from ._endpoint_access import EndpointAccess, guarded, refusal
 from ._mcp import mcp_servers_from_environment, read_mcp_servers
 from ._mcp_server import McpServer, mcp_server
@@ -16,13 +15,16 @@ from ._shared_state import emit_state_delta
 
 __all__ = [
     "DEFAULT_TIMEOUT",
-    "DEMO_PHRASES",
     "INSTRUCTIONS",
+    "Call",
+    "DemoScript",
     "EndpointAccess",
     "McpServer",
     "ModelErrors",
     "ModelProvider",
-    "ReportState",
+    "Move",
+    "ToolResult",
+    "Turn",
     "agent_from_environment",
     "agent_headers",
     "agui_app",
@@ -30,7 +32,6 @@ __all__ = [
     "builtin_model",
     "builtin_pydantic_agent",
     "compatible_model",
-    "demo_backend_tools",
     "demo_model",
     "emit_state_delta",
     "guarded",
@@ -38,5 +39,6 @@ __all__ = [
     "mcp_servers_from_environment",
     "read_mcp_servers",
     "refusal",
+    "said_about",
     "settings_from_environment",
 ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ag_ui.core import BaseEvent, RunAgentInput
@@ -33,6 +34,7 @@ from pydantic_ai.ui import StateDeps
 
 from ..agents import LocalAgent
 from ._demo import demo_model
+from ._demo_script import DemoScript
 from ._mcp_server import PAGE_TOOLS, McpServer
 from ._model_errors import ModelErrors, ModelProvider, host_of, provider_of
 from ._model_settings import INSTRUCTIONS, timeout_of, with_timeout
@@ -45,17 +47,18 @@ BackendTools = Sequence[Tool[Any] | ToolFuncEither[Any, ...]]
 Toolsets = Sequence[AbstractToolset[Any]]
 
 
-def builtin_model() -> Model | str:
+def builtin_model(demo_script: DemoScript | None = None) -> Model | str:
     """The model of the built-in agent: COPILOT_MODEL (a pydantic-ai model name such as
     "openai:gpt-4o-mini", with that provider's key in its usual variable), the model of that name at
-    COPILOT_BASE_URL when it is set (see `compatible_model`), or the offline demo model."""
+    COPILOT_BASE_URL when it is set (see `compatible_model`), or the offline demo model (scripted by
+    `demo_script`, when the app gives one)."""
     name = os.environ.get("COPILOT_MODEL", "").strip()
     base_url = os.environ.get("COPILOT_BASE_URL", "").strip()
     if base_url:
         if name in ("", "demo"):
             raise ValueError("COPILOT_BASE_URL is set: set COPILOT_MODEL to the name of a model it serves, e.g. llama3.1")
         return compatible_model(name, base_url, api_key=os.environ.get("COPILOT_API_KEY", "").strip() or None)
-    return demo_model() if name in ("", "demo") else name
+    return demo_model(script=demo_script) if name in ("", "demo") else name
 
 
 def compatible_model(name: str, base_url: str, *, api_key: str | None = None) -> Model:
@@ -113,16 +116,25 @@ def builtin_agent(
     settings: ModelSettings | None = None,
     toolsets: Toolsets = (),
     instructions: str = INSTRUCTIONS,
+    demo_script: DemoScript | None = None,
 ) -> LocalAgent:
     """The built-in copilot, run in this process; the state the page sends reaches `tools` when `state_type` is given.
     `description` is its label in the copilot's agent picker (its id when empty; "Copilot" for the default one);
-    `settings`, `toolsets` and `instructions` as for `builtin_pydantic_agent`. When the model's provider fails, the
-    person reads what happened in words that name the provider and say what to do (see ModelErrors)."""
+    `settings`, `toolsets` and `instructions` as for `builtin_pydantic_agent`; `demo_script` scripts the demo model,
+    when that is the model (no `model`, no COPILOT_MODEL). When the model's provider fails, the person reads what
+    happened in words that name the provider and say what to do (see ModelErrors)."""
+    made_with = _Options(tools, state_type, description, settings, instructions)
     agent = builtin_pydantic_agent(
-        model, tools=tools, state_type=state_type, settings=settings, toolsets=toolsets, instructions=instructions
+        model if model is not None else builtin_model(demo_script),
+        tools=tools,
+        state_type=state_type,
+        settings=settings,
+        toolsets=toolsets,
+        instructions=instructions,
     )
     return _BuiltinAgent(
         agent,
+        made_with,
         agent_id=agent_id,
         description=description,
         deps=_state_deps(state_type) if state_type is not None else None,
@@ -143,9 +155,39 @@ def model_errors(model: Model | str | None, settings: ModelSettings) -> ModelErr
     return ModelErrors(provider, str(getattr(model, "model_name", "") or model or ""), timeout_of(settings))
 
 
+@dataclass(frozen=True)
+class _Options:
+    """What a built-in agent was made with, besides its model and its toolsets."""
+
+    tools: BackendTools
+    state_type: type[BaseModel] | None
+    description: str
+    settings: ModelSettings | None
+    instructions: str
+
+
 class _BuiltinAgent(LocalAgent):
     """The built-in agent, in process; the credentials of its MCP servers are its secrets (no person sees them), and
     an MCP server leaves out a tool named as one the page offers."""
+
+    def __init__(self, agent: PydanticAgent[Any, Any], made_with: _Options, **options: Any) -> None:
+        super().__init__(agent, **options)
+        self._made_with = made_with
+
+    def on_model(self, model: Model | str, *, toolsets: Toolsets = ()) -> LocalAgent:
+        """The same agent (its backend tools, shared state, settings, instructions) on another model, with these
+        toolsets in place of its own (its MCP servers): the testing kit runs it on a scripted model."""
+        made_with = self._made_with
+        return builtin_agent(
+            model,
+            self.agent_id,
+            tools=made_with.tools,
+            state_type=made_with.state_type,
+            description=made_with.description,
+            settings=made_with.settings,
+            toolsets=toolsets,
+            instructions=made_with.instructions,
+        )
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         # Set in the task that runs this one run (no reset: the task's context ends with it)

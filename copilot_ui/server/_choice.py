@@ -18,13 +18,18 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from ._agent import BackendTools
+    from ._demo_script import DemoScript
 
 
 def agent_from_environment(
-    agent_id: str = "default", *, tools: BackendTools = (), state_type: type[BaseModel] | None = None
+    agent_id: str = "default",
+    *,
+    tools: BackendTools = (),
+    state_type: type[BaseModel] | None = None,
+    demo_script: DemoScript | None = None,
 ) -> Agent:
     """HttpAgent to COPILOT_AGENT_URL (headers from COPILOT_AGENT_HEADERS, a JSON object), else the built-in agent
-    with these backend tools and shared-state type (see `builtin_agent`)."""
+    with these backend tools and shared-state type, its demo model scripted by `demo_script` (see `builtin_agent`)."""
     url = os.environ.get("COPILOT_AGENT_URL", "").strip()
     if url:
         unused = [name for name in BUILTIN_ONLY if os.environ.get(name, "").strip()]
@@ -45,6 +50,7 @@ def agent_from_environment(
         settings=settings_from_environment(),
         toolsets=mcp_servers_from_environment(),
         instructions=instructions_from_environment(),
+        demo_script=demo_script,
     )
 
 

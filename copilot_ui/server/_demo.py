@@ -2,7 +2,8 @@
 
 A pydantic-ai FunctionModel that reads what a model is shown (the person's last message, the tools
 on offer, the page's context and the shared state in its instructions, the results of its last
-calls) and streams back what `_demo_script.py` decides: reasoning, then words or tool calls. Words
+calls) and streams back what `_demo_script.py` decides (with the app's DemoScript, if it gives one): reasoning,
+then words or tool calls. Words
 and reasoning come at a pace a person can watch (a word every 20 ms), tool arguments in pieces, the
 first at once, as a fast model would.
 
@@ -39,7 +40,7 @@ from pydantic_ai.models.function import (
 )
 
 from ._demo_attachments import attachments_said, prompt_words
-from ._demo_script import Move, ToolResult, Turn, next_move
+from ._demo_script import DemoScript, Move, ToolResult, Turn, next_move
 from ._shared_state import SHARED_STATE
 
 WORD_DELAY = 0.02  # seconds between words: a pace a person can watch
@@ -48,12 +49,13 @@ ARGUMENT_PIECES = 10  # a tool call's arguments arrive in about this many pieces
 _THOUGHT = -1  # the reasoning's part index, apart from the tool calls' 0, 1, ...
 
 
-def demo_model(word_delay: float = WORD_DELAY) -> FunctionModel:
-    """A FunctionModel that streams deterministic replies and calls the demo dashboard's tools when asked."""
+def demo_model(word_delay: float = WORD_DELAY, *, script: DemoScript | None = None) -> FunctionModel:
+    """A FunctionModel that streams deterministic replies: it calls a tool whose name starts the message, says what
+    the tools answered, and otherwise describes the app it is in; `script` scripts more of it (see DemoScript)."""
 
     async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls | DeltaThinkingCalls]:
         said = attachments_said(messages)  # the person sent files: the model says what it got
-        pieces = list(_pieces(Move(text=said) if said else next_move(read_turn(messages, info))))
+        pieces = list(_pieces(Move(text=said) if said else next_move(read_turn(messages, info), script)))
         if not word_delay:  # as fast as it goes: each piece as it is
             for piece in pieces:
                 yield piece
@@ -83,7 +85,9 @@ def read_turn(messages: list[ModelMessage], info: AgentInfo) -> Turn:
         prompt=_prompt(asked),
         offered=frozenset(tool.name for tool in info.function_tools),
         parameters={tool.name: tool.parameters_json_schema for tool in info.function_tools},
+        descriptions={tool.name: tool.description or "" for tool in info.function_tools},
         page=_page(now),
+        seen=tuple(description for description in now if description != SHARED_STATE),
         state=state if isinstance(state, dict) else {},
         results=tuple(_results(last, messages)) if last is not None else (),
     )

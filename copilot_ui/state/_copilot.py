@@ -24,7 +24,7 @@ import reflex as rx
 from reflex_base.event.context import EventContext
 from reflex_base.utils.form import FormData
 
-from ..core import Answer, Approve, ArgumentsInvalid, Decision, Deny, Thread
+from ..core import Answer, Approve, Decision, Deny, Thread
 from ..protocol import new_id
 from ..store import Rating, StoredThread
 from ._approval import ApprovalState
@@ -40,8 +40,8 @@ from .view import (
     COMPOSER_INPUT_ID,
     Conversation,
     approval_request,
+    approved_arguments,
     drawn_by_app,
-    edited_arguments,
     handover,
     pending_approval,
     shown_arguments,
@@ -365,9 +365,8 @@ class CopilotState(rx.State):
             shown = shown_arguments(thread, call) if call is not None else None
             if shown is not None and tool is not None and approval.editable and approval.item == item_id:
                 try:
-                    arguments = edited_arguments(shown, tool, copilot.tool_ui.get(tool.name), form)
-                    tool.validate(arguments)
-                except (ValueError, ArgumentsInvalid) as invalid:
+                    arguments = approved_arguments(shown, tool, copilot.tool_ui.get(tool.name), form)
+                except ValueError as invalid:
                     problem = str(invalid)
             approval.error = problem
             if not problem:

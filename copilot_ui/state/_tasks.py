@@ -10,7 +10,9 @@ The task runs the real run loop with the page's frontend tools and context, on a
 that no conversation holds and no store keeps. Its tool cards go to the tab's task panel
 (`cui.task_panel()`, `show="panel"`) or nowhere (`show="none"`); a call that needs a person
 (approval, a question) always shows there, with Approve and Deny, and waits: it never runs without
-its decision, and a denied call is in the result as denied. The handler's state is not locked while
+its decision, and a denied call is in the result as denied. A call waiting for approval shows what the
+chat's approval dialog shows (its sentence, its arguments as fields, editable where the tool allows:
+`view/_approval_dialog.py` makes both). The handler's state is not locked while
 the task runs: tools lock it in short blocks, as a conversation's do.
 """
 
@@ -49,7 +51,7 @@ from ..protocol import new_id
 from ._closed_sessions import keep_while_busy, watch_closed_sessions, when_released
 from .declarations import copilot
 from .turns import SessionStates, page_context
-from .view import result_for_person
+from .view import approval_request, approved_arguments, result_for_person
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -65,7 +67,7 @@ class TaskToolCall:
     """One tool call of a task, as it ended."""
 
     name: str
-    arguments: dict[str, Any]  # as the agent sent them, secrets scrubbed
+    arguments: dict[str, Any]  # as the call ran with them (the person's edits included), secrets scrubbed
     result: str
     status: str  # "complete", "error", "denied", "aborted", "skipped"
 
@@ -88,13 +90,15 @@ class TaskResult:
 class TaskState(rx.State):
     """The tab's task panel: the cards of its tasks' tool calls, and the calls that wait for the person."""
 
-    cards: list[dict[str, str]] = rx.field(default_factory=list)
+    cards: list[dict[str, Any]] = rx.field(default_factory=list)
     busy: bool = False  # a task of the tab's runs now
 
     @rx.event(background=True)
-    async def approve(self, card_id: str, digest: str) -> None:
-        """The person approved the call on this card."""
-        await _decide(self, str(card_id), str(digest), Approve())
+    async def approve(self, form: dict[str, Any]) -> None:
+        """The person approved the call on a card (its form: card, digest, and the arguments as they left them,
+        checked as the approval dialog checks them)."""
+        card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
+        await _decide(self, card_id, digest, Approve(), form)
 
     @rx.event(background=True)
     async def deny(self, form: dict[str, Any]) -> None:
@@ -168,12 +172,13 @@ class WaitingCall:
     tool: str
     kind: str  # "approval" or "input"
     digest: str
+    arguments: dict[str, Any]  # as shown: all that an Approve runs
 
 
 def waiting_calls(token: str) -> list[WaitingCall]:
     """The calls of the tab's running tasks that wait for the person's decision (none decided yet)."""
     return [
-        WaitingCall(f"{task.id}:{key}", waiting.tool_name, waiting.kind, waiting.digest)
+        WaitingCall(f"{task.id}:{key}", waiting.tool_name, waiting.kind, waiting.digest, waiting.arguments)
         for task in list(_TASKS.values())
         if task.token == token
         for key, waiting in list(task.thread.awaiting.items())
@@ -215,8 +220,9 @@ class _Task:
     tab: _HandlerTab
     loop: RunLoop | None = None
     waiting: bool = False  # it waits for the person's decision, and does nothing else
-    cards: dict[str, dict[str, str]] = field(default_factory=dict)  # call id -> card
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> card
     statuses: dict[str, str] = field(default_factory=dict)  # call id -> how it ended
+    ran_with: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> the arguments it ran with
     error: str = ""
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # a decision came
     scrubber: Scrubber = field(default_factory=lambda: copilot.scrubber())  # what the page and the handler get, secret-free
@@ -228,7 +234,9 @@ class _Task:
     async def emit(self, event: LoopEvent) -> None:
         """Loop events become the task's cards; a card that changed is written to the tab's panel."""
         changed = self._card_change(event)
-        if isinstance(event, ToolExecutionEnded):
+        if isinstance(event, ToolExecutionStarted):
+            self.ran_with[event.call_id] = event.arguments
+        elif isinstance(event, ToolExecutionEnded):
             self.statuses[event.call_id] = event.status
         elif isinstance(event, ErrorOccurred):
             self.error = event.message
@@ -239,48 +247,68 @@ class _Task:
         if isinstance(event, ToolCallStarted):
             self.cards[event.call_id] = self._card(event.call_id, event.tool_name, "running")
         elif isinstance(event, ToolExecutionStarted) and event.call_id in self.cards:
-            self.cards[event.call_id] |= {"status": "running", "arguments": self._cut(_whole(event.arguments))}
+            self.cards[event.call_id] |= self._decided(event.tool_name) | {"arguments": self._cut(_whole(event.arguments))}
+        elif isinstance(event, AwaitingPerson) and event.kind == "approval":
+            card = self.cards.get(event.call_id) or self._card(event.call_id, event.tool_name, "running")
+            self.cards[event.call_id] = card | self._approval(event, card["id"])
         elif isinstance(event, AwaitingPerson):
-            card = self.cards.get(event.call_id) or self._card(event.call_id, event.tool_name, "waiting")
-            kind = "approval" if event.kind == "approval" else "question"
+            card = self.cards.get(event.call_id) or self._card(event.call_id, event.tool_name, "running")
             self.cards[event.call_id] = card | {
-                "status": "waiting",
-                "kind": kind,
+                "status": "awaiting_input",
                 "digest": event.digest,
-                "arguments": self.scrubber.scrub(_whole(event.arguments)),  # all that Approve runs, as the chat shows
+                "arguments": self.scrubber.scrub(_whole(event.arguments)),
                 "question": self._cut(event.message or str(event.arguments.get("question") or "")),
             }
         elif isinstance(event, ToolExecutionEnded) and event.call_id in self.cards:
-            self.cards[event.call_id] |= {
-                "status": event.status,
-                "result": self._cut(result_for_person(event.result)),
-                "digest": "",
-            }
+            result = self._cut(result_for_person(event.result))
+            self.cards[event.call_id] |= self._decided(event.tool_name, event.status) | {"result": result}
         else:
             return False
         return True
+
+    def _approval(self, event: AwaitingPerson, card_id: str) -> dict[str, Any]:
+        """What the card shows of a call waiting for approval: what the chat's approval dialog shows (its title, its
+        sentence, every argument that Approve runs as a field, editable where the tool allows), secrets scrubbed."""
+        call = self.thread.tool_call(event.call_id)
+        tool, ui = copilot.tool(event.tool_name), copilot.tool_ui.get(event.tool_name)
+        if call is None:
+            return {"status": "awaiting_approval", "digest": event.digest}
+        shown = approval_request(card_id, event.digest, call, event.arguments, tool, ui)
+        fields = [field | {"value": self.scrubber.scrub(field["value"])} for field in shown["fields"]]
+        return {
+            "status": "awaiting_approval",
+            "digest": event.digest,
+            "title": self.scrubber.scrub(shown["title"]),
+            "sentence": self.scrubber.scrub(shown["sentence"]),
+            "fields": fields,
+            "editable": shown["editable"],
+            "arguments": self.scrubber.scrub(_whole(event.arguments)),  # all that Approve runs (the panel shows fields)
+            "error": "",
+        }
 
     def _cut(self, text: str, limit: int = SHOWN_LIMIT) -> str:
         """The text scrubbed, then cut to `limit` characters: a secret the cut would split is still recognised."""
         return _clipped(self.scrubber.scrub(text), limit)
 
-    def _card(self, call_id: str, tool_name: str, status: str) -> dict[str, str]:
-        ui = copilot.tool_ui.get(tool_name)
+    def _card(self, call_id: str, tool_name: str, status: str) -> dict[str, Any]:
         return {
             "id": f"{self.id}:{call_id}",
             "tool": self._cut(tool_name, NAME_LIMIT),
-            "title": (ui.title if ui is not None else "") or self._cut(tool_name, NAME_LIMIT),
-            "status": status,
-            "kind": "",
-            "digest": "",
             "arguments": "",
             "question": "",
             "result": "",
-        }
+        } | self._decided(tool_name, status)
 
-    def shown_cards(self) -> list[dict[str, str]]:
+    def _decided(self, tool_name: str, status: str = "running") -> dict[str, Any]:
+        """A card whose call no longer waits for the person: its title again the tool's (its `title=`, else its
+        name), no approval to show."""
+        ui = copilot.tool_ui.get(tool_name)
+        title = (ui.title if ui is not None else "") or self._cut(tool_name, NAME_LIMIT)
+        return {"status": status, "title": title, "digest": "", "sentence": "", "fields": [], "editable": False, "error": ""}
+
+    def shown_cards(self) -> list[dict[str, Any]]:
         """The cards the panel shows: all of them with show="panel"; with "none", those waiting for the person."""
-        return [card for card in self.cards.values() if self.show == "panel" or card["status"] == "waiting"]
+        return [card for card in self.cards.values() if self.show == "panel" or card["status"] in _WAITING]
 
     async def begin(self) -> None:
         async with self.tab.locked():
@@ -294,7 +322,7 @@ class _Task:
             panel = await self.tab.page_state(TaskState)
             others = [card for card in panel.cards if not card["id"].startswith(self.id + ":")]
             # (the cards' texts were scrubbed before they were cut; this pass is for the ids the agent named)
-            panel.cards = others + [{key: self.scrubber.scrub(text) for key, text in card.items()} for card in self.shown_cards()]
+            panel.cards = others + [{key: self._scrubbed(value) for key, value in card.items()} for card in self.shown_cards()]
 
     async def end(self) -> None:
         try:
@@ -330,12 +358,21 @@ class _Task:
                 status = self.statuses.get(call.id, "complete" if answer is not None else "aborted")
                 result = self.scrubber.scrub(str(answer.content)) if answer else ""
                 name = self.scrubber.scrub(call.function.name)
-                calls.append(TaskToolCall(name, self._scrubbed(arguments), result, status))
+                calls.append(TaskToolCall(name, self._scrubbed(self.ran_with.get(call.id, arguments)), result, status))
         last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
         status = outcome.status if outcome is not None else "done"
         error = self.error or (outcome.message if outcome is not None and status == "error" else "")
         text = str(last.content) if last is not None else ""
         return TaskResult(self.scrubber.scrub(text), tuple(calls), status, self.scrubber.scrub(error))
+
+    def edited(self, call_id: str, form: dict[str, Any]) -> dict[str, Any] | None:
+        """The arguments an Approve from the card runs the waiting call with (the person's edits, checked as the
+        approval dialog checks them); None: as shown. ValueError naming what does not fit."""
+        waiting = self.thread.awaiting.get(call_id)
+        tool = copilot.tool(waiting.tool_name) if waiting is not None else None
+        if waiting is None or tool is None:
+            return None
+        return approved_arguments(waiting.arguments, tool, copilot.tool_ui.get(tool.name), form)
 
     def _scrubbed(self, value: Any) -> Any:
         """Every string in a call's arguments (keys too, at any depth) with its secrets scrubbed."""
@@ -348,19 +385,27 @@ class _Task:
         return value
 
 
-async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision) -> None:
-    """A decision from the task panel reaches its task, if the card is one of this tab's waiting calls."""
+async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision, form: dict[str, Any] | None = None) -> None:
+    """A decision from the task panel reaches its task, if the card is one of this tab's waiting calls; an Approve
+    runs the call with the arguments its `form` left (an edit that does not fit is said on the card instead)."""
     task_id, _, call_id = card_id.partition(":")
     task = _TASKS.get(task_id)
     if task is None or task.token != panel.router.session.client_token:
         logger.warning("a decision named no running task of this tab (%r); ignored", card_id)
         return
+    card = task.cards.get(call_id)
+    if isinstance(decision, Approve) and form is not None:
+        try:
+            decision = Approve(arguments=task.edited(call_id, form))
+        except ValueError as invalid:
+            if card is not None and card["digest"] == digest:
+                card["error"] = task.scrubber.scrub(str(invalid))
+                await task._write()
+            return
     if not task.decide(call_id, decision, digest):
         return
-    card = task.cards.get(call_id)
     if card is not None:
-        card["status"] = "running" if isinstance(decision, (Approve, Answer)) else "denied"
-        card["digest"] = ""
+        card |= task._decided(card["tool"], "running" if isinstance(decision, (Approve, Answer)) else "denied")
     await task._write()
 
 
@@ -379,6 +424,9 @@ class _HandlerTab:
 
     async def page_state(self, state_type: type) -> Any:
         return await self._state.get_state(state_type)
+
+
+_WAITING = ("awaiting_approval", "awaiting_input")  # a card's statuses while its call waits for the person
 
 
 def _whole(arguments: Any) -> str:

@@ -13,7 +13,9 @@ then, in a test, the `copilot` fixture is a person's tab of the app, whose agent
 
 Everything runs through Reflex's own event processor and the copilot's real run loop: the app's
 tools change its real states, approvals and questions wait for `copilot.approve()`, `deny()` or
-`answer()`. Reflex is imported when a fixture is first used, not when the plugin loads.
+`answer()`. To test the app's own built-in agent (its backend tools, its shared state), script its
+model instead: `copilot.model.calls("save_note", text="…").says("Noted.")`. Reflex is imported when
+a fixture is first used, not when the plugin loads.
 """
 
 from __future__ import annotations
@@ -25,16 +27,18 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from ._model import ScriptedModel
     from ._replies import ScriptedReplies
     from ._session import CopilotSession, Shown
 
-__all__ = ["CopilotSession", "ScriptedReplies", "Shown", "copilot", "copilot_session"]
+__all__ = ["CopilotSession", "ScriptedModel", "ScriptedReplies", "Shown", "copilot", "copilot_session"]
 
 
 @pytest.fixture
 def copilot(tmp_path: Path) -> Iterator[CopilotSession]:
     """A person's tab of the app on its page "/", with the copilot; its agent ("default") is scripted
-    (`copilot.agent.says(...)`, `.calls(...)`), its conversations kept in a store of the test's own."""
+    (`copilot.agent.says(...)`, `.calls(...)`), or is the app's own on a scripted model (`copilot.model.says(...)`),
+    its conversations kept in a store of the test's own."""
     from ._fixture import copilot_session
 
     with copilot_session(tmp_path) as session:
@@ -50,6 +54,10 @@ def __getattr__(name: str) -> Any:
         from ._replies import ScriptedReplies
 
         return ScriptedReplies
+    if name == "ScriptedModel":
+        from ._model import ScriptedModel
+
+        return ScriptedModel
     if name == "copilot_session":
         from ._fixture import copilot_session
 

@@ -1,5 +1,5 @@
-"""The `copilot` fixture's set-up: a scripted agent in place of the app's, a store and a copilot folder of the test's
-own, the app running headless; and everything put back afterwards."""
+"""The `copilot` fixture's set-up: a scripted agent in place of the app's (or the app's own on the test's model), a
+store and a copilot folder of the test's own, the app running headless; and everything put back afterwards."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from ._session import CopilotSession
 
 @contextmanager
 def copilot_session(folder: Path, *, agent_id: str = "default", page: str = "/") -> Iterator[CopilotSession]:
-    """A tab of the app on `page` whose agent `agent_id` is scripted, its conversations and the copilot's files kept
-    in `folder`; the app's own agent, store and folder come back after."""
+    """A tab of the app on `page` whose agent `agent_id` is scripted (or, once the test scripts `copilot.model`, is
+    the app's own on that model), its conversations and the copilot's files kept in `folder`; the app's own agent,
+    store and folder come back after."""
     agent = ScriptedReplies(agent_id=agent_id)
     previous = copilot.agents.get(agent_id) if agent_id in copilot.agents else None
     previous_store, previous_home = copilot._store, os.environ.get(HOME_VARIABLE)
@@ -29,7 +30,7 @@ def copilot_session(folder: Path, *, agent_id: str = "default", page: str = "/")
     copilot.store = SQLThreadStore(f"sqlite:///{folder / 'threads.db'}")
     app = HeadlessApp()
     try:
-        yield CopilotSession(app, agent, page=page)
+        yield CopilotSession(app, agent, page=page, own_agent=previous)
     finally:
         app.close()
         copilot._store = previous_store

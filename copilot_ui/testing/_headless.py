@@ -20,18 +20,24 @@ from reflex_base.event import Event
 from reflex_base.event.processor import BaseStateEventProcessor
 from reflex_base.registry import RegistrationContext
 
+from ..state.turns import without_browser
+
 T = TypeVar("T")
 
 
 class Browser:
-    """What a browser would have been sent: the browser-side events (`_call_script`, focus, ...) per tab."""
+    """What a browser would have been sent: the browser-side events (`_call_script`, focus, ...) per tab. It runs no
+    script: a script that waits for its value (a browser tool's) is told at once that there is no browser."""
 
     def __init__(self) -> None:
         self.events: dict[str, list[Event]] = {}
 
     async def emit_update(self, update: Any, token: str) -> None:
         """(Reflex's event namespace, as the processor calls it.)"""
-        self.events.setdefault(token, []).extend(update.events or [])
+        events = update.events or []
+        self.events.setdefault(token, []).extend(events)
+        if any(event.name == "_call_script" and event.payload.get("callback") for event in events):
+            without_browser(token)
 
 
 class HeadlessApp:

@@ -8,10 +8,13 @@ or `answer` goes on. What the copilot shows is read back as the person would see
 
 from __future__ import annotations
 
+import json
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..agents import Agent
 from ..core import ArgumentsInvalid, Thread
 from ..state import CopilotState, TaskState, copilot
 from ..state._tasks import waiting_calls
@@ -19,18 +22,25 @@ from ..state.view import Conversation
 from ._headless import HeadlessApp
 from ._replies import ScriptedReplies
 
+if TYPE_CHECKING:
+    from pydantic_ai.models import Model
+    from pydantic_ai.toolsets import AbstractToolset
+
+    from ._model import ScriptedModel
+
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Shown:
-    """One item of the conversation as the person sees it."""
+    """One item of the conversation, or a card of the task panel, as the person sees it."""
 
     kind: str  # "user", "assistant", "tool", "error", "notice", "reasoning", "activity"
     text: str  # a message's text; a tool card's result
     tool: str = ""  # a tool card's tool
-    status: str = ""  # a tool card's status: complete, error, denied, awaiting_approval, awaiting_input, …
-    arguments: str = ""  # a tool card's arguments, as shown
+    status: str = ""  # a tool card's status: running, awaiting_approval, awaiting_input, complete, error, denied, …
+    arguments: str = ""  # a tool card's arguments, as shown (JSON)
+    question: str = ""  # a tool card's question, while it waits for the person's answer
 
 
 _KINDS = {"u": "user", "a": "assistant", "t": "tool", "e": "error", "n": "notice", "r": "reasoning", "v": "activity"}
@@ -39,14 +49,51 @@ _KINDS = {"u": "user", "a": "assistant", "t": "tool", "e": "error", "n": "notice
 class CopilotSession:
     """A tab of the app with its copilot, on `page`, whose agent is `agent` (scripted)."""
 
-    def __init__(self, app: HeadlessApp, agent: ScriptedReplies, *, page: str = "/", timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        app: HeadlessApp,
+        agent: ScriptedReplies,
+        *,
+        page: str = "/",
+        timeout: float = 30.0,
+        own_agent: Agent | None = None,
+    ) -> None:
         self.agent = agent
+        """The scripted agent that stands in for the app's (`says`, `calls`…), unless the test scripts `model`."""
         self.page = page
         self.timeout = timeout  # seconds a step may take before the test fails
+        self.toolsets: Sequence[AbstractToolset[Any]] = ()
+        """With `model`: the toolsets the app's own agent has in place of its own (its MCP servers); none by default."""
         self.token = "test-" + secrets.token_hex(8)
         self._app = app
+        self._own_agent = (
+            own_agent  # the app's agent of that id, as it registered it (None: the default one, from the environment)
+        )
+        self._model: Model | str | None = None
         self._opened = False
         self._pending: list[Any] = []  # what the tab's events started and is not over yet (a task waiting for a person)
+
+    @property
+    def model(self) -> ScriptedModel | Model | str:
+        """The model the app's own built-in agent runs on in this test: a ScriptedModel (`says`, `calls`…) unless the
+        test sets another before its first step (any pydantic-ai model, e.g. one on a mock server). Scripting it puts
+        the app's agent (`cui.builtin_agent`: its backend tools, its shared state, its instructions) in place of the
+        scripted `agent`, with `toolsets` in place of its MCP servers."""
+        if self._model is None:
+            if self._opened:
+                raise AssertionError(
+                    "this test's agent is the scripted one (copilot.agent): script copilot.model before the first step"
+                )
+            from ._model import ScriptedModel
+
+            self._model = ScriptedModel()
+        return self._model
+
+    @model.setter
+    def model(self, model: Model | str) -> None:
+        if self._opened:
+            raise AssertionError("the tab's agent was chosen at its first step: set copilot.model before it")
+        self._model = model
 
     # What the person does
 
@@ -112,9 +159,9 @@ class CopilotSession:
         return found[1] if found is not None else None
 
     @property
-    def task_cards(self) -> list[dict[str, str]]:
-        """The task panel's cards (`cui.task_panel()`): tool, title, status, arguments, result."""
-        return [dict(card) for card in self.state(TaskState).cards]
+    def task_cards(self) -> list[Shown]:
+        """The task panel's cards (`cui.task_panel()`), in the shape and with the statuses of `tool_calls`."""
+        return [_task_card(card) for card in self.state(TaskState).cards]
 
     @property
     def browser_events(self) -> list[tuple[str, dict[str, Any]]]:
@@ -124,10 +171,31 @@ class CopilotSession:
     # Helpers
 
     def _open(self) -> None:
-        """The page opens (its on_load runs) and its copilot with it, once."""
+        """The page opens (its on_load runs) and its copilot with it, once; its agent is the scripted one, or the app's
+        own on the test's model."""
         if not self._opened:
             self._opened = True
+            if self._model is not None:
+                copilot.agents.register(self._own_agent_on(self._model))
             self._step(CopilotState.open(self.agent.agent_id))
+
+    def _own_agent_on(self, model: Model | str) -> Agent:
+        """The app's own agent on this model, with the test's toolsets."""
+        agent_id = self.agent.agent_id
+        if self.agent.scripts or self.agent.inputs:
+            raise AssertionError("this test scripts both copilot.agent and copilot.model: script one of them")
+        own = self._own_agent
+        if own is None and agent_id == "default":
+            from ..server import agent_from_environment
+
+            own = agent_from_environment(agent_id)
+        on_model = getattr(own, "on_model", None)
+        if on_model is None:
+            raise AssertionError(
+                f"the app's agent {agent_id!r} is not the built-in one (cui.builtin_agent), so it has no model to script: "
+                f"{own!r}; script copilot.agent instead"
+            )
+        return on_model(model, toolsets=self.toolsets)
 
     def _step(self, event: Any) -> None:
         async def step() -> None:
@@ -149,13 +217,11 @@ class CopilotSession:
             words = "approval" if kind == "approval" else "an answer"
             raise AssertionError(f"nothing waits for {words}; the conversation shows: {self.conversation}")
         where, tool, target, digest = found
-        if where == "task" and how == "approve" and value:
-            raise AssertionError("a task's call is approved as the agent sent it: the task panel edits no arguments")
-        if where == "conversation" and how == "approve" and value:
-            value = self._edited(tool, digest, value)
+        if how == "approve" and value:
+            value = self._edited(tool, digest, value, where)
         if where == "task":
             event = {
-                "approve": lambda: TaskState.approve(target, digest),
+                "approve": lambda: TaskState.approve({"card": target, "digest": digest, **_as_form(value or {})}),
                 "deny": lambda: TaskState.deny({"card": target, "digest": digest, "reason": value}),
                 "answer": lambda: TaskState.answer({"card": target, "digest": digest, "answer": value}),
             }[how]()
@@ -167,17 +233,20 @@ class CopilotSession:
             }[how]()
         self._step(event)
 
-    def _edited(self, tool_name: str, digest: str, edits: dict[str, Any]) -> dict[str, Any]:
-        """The arguments the approval dialog would run: those it shows with the person's edits, checked as it checks
-        them (only the fields the tool lets the person edit; the tool's schema)."""
+    def _edited(self, tool_name: str, digest: str, edits: dict[str, Any], where: str) -> dict[str, Any]:
+        """The arguments the approval (the dialog, a task's card) would run: those it shows with the person's edits,
+        checked as it checks them (only the fields the tool lets the person edit; the tool's schema)."""
         ui, tool = copilot.tool_ui.get(tool_name), copilot.tool(tool_name)
         editable = ui.editable if ui is not None else False
         refused = sorted(name for name in edits if not (editable is True or (isinstance(editable, tuple) and name in editable)))
         if refused or tool is None:
             allowed = "every argument" if editable is True else ", ".join(editable or ()) or "no argument"
-            raise AssertionError(f"the approval dialog of {tool_name} lets the person edit {allowed}, not {', '.join(refused)}")
-        thread = self.state(CopilotState).get_value("_thread")
-        shown = next(waiting.arguments for waiting in thread.awaiting.values() if waiting.digest == digest)
+            raise AssertionError(f"the approval of {tool_name} lets the person edit {allowed}, not {', '.join(refused)}")
+        if where == "task":
+            shown = next(call.arguments for call in waiting_calls(self.token) if call.digest == digest)
+        else:
+            thread = self.state(CopilotState).get_value("_thread")
+            shown = next(waiting.arguments for waiting in thread.awaiting.values() if waiting.digest == digest)
         arguments = {**shown, **edits}
         try:
             tool.validate(arguments)
@@ -216,10 +285,22 @@ def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation) -> 
     kind = _KINDS.get(item["k"], item["k"])
     if kind != "tool":
         return Shown(kind, conversation.text_of(item["id"], thread) or "")
+    status = item.get("s", "")
     return Shown(
         kind,
         conversation.text_of(item["id"] + ".r", thread) or "",
         tool=item.get("n", ""),
-        status=item.get("s", ""),
+        status=status,
         arguments=conversation.text_of(item["id"] + ".a", thread) or "",
+        question=(conversation.text_of(item["id"] + ".q", thread) or "") if status == "awaiting_input" else "",
     )
+
+
+def _task_card(card: dict[str, Any]) -> Shown:
+    asks = card["status"] == "awaiting_input"
+    return Shown("tool", card["result"], card["tool"], card["status"], card["arguments"], card["question"] if asks else "")
+
+
+def _as_form(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as an approval's form sends them: `arg:<name>`, text as typed (JSON for what is not text)."""
+    return {f"arg:{name}": value if isinstance(value, str | bool) else json.dumps(value) for name, value in arguments.items()}

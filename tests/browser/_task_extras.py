@@ -24,7 +24,7 @@ class RefundTaskState(rx.State):
         async with self:
             self.outcome = "Working…"
         result = await cui.run_task(self, REFUND_TASK)
-        calls = ", ".join(f"{call.name}: {call.status}" for call in result.tool_calls)
+        calls = ", ".join(f"{call.name}: {call.status}, reason {call.arguments.get('reason')!r}" for call in result.tool_calls)
         async with self:
             self.outcome = f"{result.text} ({calls})"
 

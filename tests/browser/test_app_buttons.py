@@ -1,6 +1,7 @@
 """The app's own buttons drive the copilot, in Chromium: "Explain the revenue" opens the copilot and sends
 its message (the reply comes), "Summarize orders" runs an agent task whose result shows on the page, and a task whose
-tool needs approval waits in the task panel for Approve. axe-core finds no serious or critical violation on each.
+tool needs approval waits in the task panel for Approve, worded and editable as the chat's approval dialog. axe-core
+finds no serious or critical violation on each.
 
 Served: the demo app on the demo model, with a page of refund tasks (`_task_extras.py`)."""
 
@@ -13,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests._npm import npm_package
 from tests.browser import test_accessibility as accessibility
-from tests.browser._person import TURN_TIMEOUT, copilot, replies
+from tests.browser._person import TURN_TIMEOUT, ask, copilot, dialog, replies
 from tests.browser.conftest import ServedApp, Tabs, _served
 
 EXTRAS = "tests.browser._task_extras"
@@ -72,8 +73,8 @@ def test_a_task_whose_tool_needs_approval_waits_for_approve(tabs: Tabs, buttons_
     page.get_by_role("button", name="Refund order 1042 as a task").click()
 
     card = page.get_by_role("region", name="Agent tasks").locator('[data-tool="refund_order"]')
-    expect(card).to_have_attribute("data-status", "waiting", timeout=TURN_TIMEOUT)
-    expect(card).to_contain_text('"order_id": "#1042"')
+    expect(card).to_have_attribute("data-status", "awaiting_approval", timeout=TURN_TIMEOUT)
+    expect(card).to_contain_text("#1042")
     assert accessibility.violations(page, axe) == []
     page.wait_for_timeout(1_000)
     expect(status).to_have_text("Shipped")  # it does not run without the person
@@ -83,4 +84,35 @@ def test_a_task_whose_tool_needs_approval_waits_for_approve(tabs: Tabs, buttons_
 
     expect(status).to_have_text("Refunded", timeout=TURN_TIMEOUT)
     expect(card).to_have_attribute("data-status", "complete")
-    expect(page.locator("#task-outcome")).to_contain_text("(refund_order: complete)", timeout=TURN_TIMEOUT)
+    expect(page.locator("#task-outcome")).to_contain_text(
+        "(refund_order: complete, reason 'damaged in transit')", timeout=TURN_TIMEOUT
+    )
+
+
+def test_a_tasks_approval_card_says_what_the_chats_dialog_says_and_takes_the_persons_edit(tabs: Tabs, buttons_app: ServedApp):
+    chat = opened(tabs, buttons_app, "/")
+    ask(chat, "refund order 1042")
+    expect(dialog(chat)).to_be_visible(timeout=TURN_TIMEOUT)
+    said_in_chat = dialog(chat).locator(".cui-approval-sentence").inner_text()
+    fields_in_chat = dialog(chat).locator(".cui-approval-name").all_inner_texts()
+
+    page = opened(tabs, buttons_app, "/tasks")
+    page.get_by_role("button", name="Refund order 1042 as a task").click()
+    card = page.get_by_role("region", name="Agent tasks").locator('[data-tool="refund_order"]')
+    expect(card).to_have_attribute("data-status", "awaiting_approval", timeout=TURN_TIMEOUT)
+
+    assert said_in_chat == "Refund order #1042: the money goes back to the customer."
+    expect(card.locator(".cui-approval-sentence")).to_have_text(said_in_chat)
+    expect(card.locator(".cui-approval-name")).to_have_text(fields_in_chat)  # order_id, reason
+    expect(card).not_to_contain_text('"order_id"')  # no raw JSON
+    expect(card.get_by_role("textbox", name="order_id", exact=True)).to_have_count(0)  # shown, not editable
+    reason = card.get_by_role("textbox", name="reason", exact=True)
+    expect(reason).to_have_value("damaged in transit")
+
+    reason.fill("arrived broken")
+    card.get_by_role("button", name="Approve").click()
+
+    expect(card).to_have_attribute("data-status", "complete", timeout=TURN_TIMEOUT)
+    expect(page.locator("#task-outcome")).to_contain_text(
+        "(refund_order: complete, reason 'arrived broken')", timeout=TURN_TIMEOUT
+    )

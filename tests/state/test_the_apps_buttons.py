@@ -15,7 +15,7 @@ import reflex as rx
 import copilot_ui as cui
 from copilot_ui.agents._scripted import Pause
 from copilot_ui.agents.scripts import text_reply
-from copilot_ui.state import CopilotState, _closed_sessions
+from copilot_ui.state import ApprovalState, CopilotState, TaskState, _closed_sessions
 from copilot_ui.state._closed_sessions import release_closed
 from copilot_ui.state._tasks import SHOWN_LIMIT
 from copilot_ui.testing import CopilotSession
@@ -84,7 +84,7 @@ def test_a_task_returns_the_agents_text_to_the_handler_and_stays_out_of_the_conv
     assert dashboard.task_calls == ["filter_orders: complete"]
     assert dashboard.city == "Berlin"  # its tool changed the page
     assert copilot.conversation == []
-    assert [(card["tool"], card["status"], card["result"]) for card in copilot.task_cards] == [
+    assert [(card.tool, card.status, card.text) for card in copilot.task_cards] == [
         ("filter_orders", "complete", "Showing the orders from Berlin.")
     ]
     assert copilot.agent.seen_context["The dashboard"]["city"] == "Berlin"  # the page's context, read fresh each run
@@ -95,15 +95,15 @@ def test_a_task_tool_that_needs_approval_waits_in_the_task_panel_and_runs_once_a
     copilot.click(DashboardState.summarize)
     assert copilot.waiting == "refund_order"
     [card] = copilot.task_cards
-    assert (card["status"], card["kind"]) == ("waiting", "approval")
-    assert '"order_id": "#1041"' in card["arguments"]
+    assert card.status == "awaiting_approval"
+    assert '"order_id": "#1041"' in card.arguments
     assert copilot.state(DashboardState).refunded == []  # not run without the person
-    with pytest.raises(AssertionError, match="edits no arguments"):
+    with pytest.raises(AssertionError, match="lets the person edit reason, not order_id"):
         copilot.approve(order_id="#1043")
     copilot.approve()
     assert copilot.state(DashboardState).refunded == ["#1041"]
     assert copilot.state(DashboardState).summary == "Refunded #1041."
-    assert copilot.task_cards[0]["status"] == "complete"
+    assert copilot.task_cards[0].status == "complete"
 
 
 def test_a_waiting_task_card_shows_all_the_arguments_that_approve_runs(copilot):
@@ -111,9 +111,83 @@ def test_a_waiting_task_card_shows_all_the_arguments_that_approve_runs(copilot):
     copilot.agent.calls("refund_order", order_id="#1041", reason=reason).says("Refunded.")
     copilot.click(DashboardState.summarize)
     [card] = copilot.task_cards
-    assert json.loads(card["arguments"]) == {"order_id": "#1041", "reason": reason}  # every character, as it will run
+    assert json.loads(card.arguments) == {"order_id": "#1041", "reason": reason}  # every character, as it will run
+    assert [field["value"] for field in copilot.state(TaskState).cards[0]["fields"]] == ["#1041", reason]
     copilot.approve()
     assert copilot.state(DashboardState).refunded == ["#1041"]
+
+
+def test_a_tasks_approval_card_says_what_the_chats_approval_dialog_says(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Left as it is.")
+    copilot.say("refund order 1041")
+    dialog = copilot.state(ApprovalState)
+    title, sentence, fields = dialog.title, dialog.sentence, list(dialog.fields)
+    copilot.deny()
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded.")
+    copilot.click(DashboardState.summarize)
+    [card] = copilot.state(TaskState).cards
+    assert card["sentence"] == sentence == "Refund order #1041: the money goes back to the customer."
+    assert card["title"] == title == "Refund an order?"
+    assert card["fields"] == fields
+    assert [(field["name"], field["value"], field["editable"]) for field in fields] == [
+        ("order_id", "#1041", False),
+        ("reason", "damaged", True),
+    ]
+    copilot.approve()
+    assert copilot.state(TaskState).cards[0]["title"] == "refund_order"  # decided: the card names its tool again
+
+
+def test_a_tasks_approval_runs_with_the_reason_the_person_edited_on_its_card(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Done.")
+    copilot.click(TaskArgumentsState.summarize)
+    copilot.approve(reason="arrived broken")
+    [shown] = copilot.state(TaskArgumentsState).shown
+    assert json.loads(shown) == {"order_id": "#1041", "reason": "arrived broken"}
+
+
+def test_a_tasks_approval_card_changes_only_the_fields_it_lets_the_person_edit(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Done.")
+    copilot.click(TaskArgumentsState.summarize)
+    [card] = copilot.state(TaskState).cards
+    copilot.click(
+        TaskState.approve({"card": card["id"], "digest": card["digest"], "arg:order_id": "#1043", "arg:reason": "late"})
+    )
+    [shown] = copilot.state(TaskArgumentsState).shown
+    assert json.loads(shown) == {"order_id": "#1041", "reason": "late"}  # the form's order_id is not one it may change
+    assert copilot.state(DashboardState).refunded == ["#1041"]
+
+
+@cui.frontend_tool(state=DashboardState, approval="always", editable=["days"])
+async def delay_order(state: DashboardState, order_id: str, days: int) -> str:
+    """Delay an order's delivery. A person approves it first."""
+    return f"Order {order_id} is delayed {days} days."
+
+
+def test_an_edit_that_does_not_fit_is_said_on_the_tasks_card_and_nothing_runs(copilot):
+    copilot.agent.calls("delay_order", order_id="#1041", days=2).says("Delayed.")
+    copilot.click(TaskArgumentsState.summarize)
+    [card] = copilot.state(TaskState).cards
+    copilot.click(TaskState.approve({"card": card["id"], "digest": card["digest"], "arg:days": "soon"}))
+    [card] = copilot.state(TaskState).cards
+    assert (card["status"], card["error"]) == ("awaiting_approval", "days: 'soon' is not a number")
+    copilot.approve(days=3)
+    assert [json.loads(shown) for shown in copilot.state(TaskArgumentsState).shown] == [{"order_id": "#1041", "days": 3}]
+
+
+def test_task_cards_and_the_chats_tool_calls_are_one_shape_with_the_same_statuses(copilot):
+    copilot.agent.calls("refund_order", order_id="#1042", reason="late")  # the chat's
+    copilot.agent.calls("refund_order", order_id="#1042", reason="late").says("Task done.")  # the task's
+    copilot.agent.says("Chat done.")
+    copilot.say("refund order 1042")
+    copilot.click(DashboardState.summarize)
+    [in_chat], [in_task] = copilot.tool_calls, copilot.task_cards
+    assert type(in_chat) is type(in_task)
+    assert (in_chat.tool, in_chat.status) == (in_task.tool, in_task.status) == ("refund_order", "awaiting_approval")
+    assert json.loads(in_chat.arguments) == json.loads(in_task.arguments) == {"order_id": "#1042", "reason": "late"}
+    copilot.approve()  # the task's first
+    copilot.approve()
+    [in_chat], [in_task] = copilot.tool_calls, copilot.task_cards
+    assert (in_chat.status, in_chat.text) == (in_task.status, in_task.text) == ("complete", "Refunded order #1042.")
 
 
 def test_a_denied_task_call_is_reported_denied_in_the_result(copilot):
@@ -129,7 +203,7 @@ def test_a_denied_task_call_is_reported_denied_in_the_result(copilot):
 def test_a_task_shown_nowhere_still_shows_the_call_that_waits_for_the_person(copilot):
     copilot.agent.calls("filter_orders", city="Paris").calls("refund_order", order_id="#1042", reason="late").says("Done.")
     copilot.click(DashboardState.summarize_quietly)
-    assert [(card["tool"], card["status"]) for card in copilot.task_cards] == [("refund_order", "waiting")]
+    assert [(card.tool, card.status) for card in copilot.task_cards] == [("refund_order", "awaiting_approval")]
     copilot.approve()
     assert copilot.task_cards == []
     assert copilot.state(DashboardState).task_calls == ["filter_orders: complete", "refund_order: complete"]
@@ -139,19 +213,19 @@ def test_a_tasks_question_is_answered_in_the_task_panel(copilot):
     copilot.agent.calls("confirm_city", question="Which city should I summarize?").says("Berlin has 2 orders.")
     copilot.click(DashboardState.summarize)
     [card] = copilot.task_cards
-    assert (card["status"], card["kind"], card["question"]) == ("waiting", "question", "Which city should I summarize?")
+    assert (card.status, card.question) == ("awaiting_input", "Which city should I summarize?")
     copilot.answer("Berlin")
     assert copilot.state(DashboardState).summary == "Berlin has 2 orders."
-    assert copilot.task_cards[0]["result"] == "Berlin"
+    assert copilot.task_cards[0].text == "Berlin"
     assert copilot.agent.last_input.messages[-1].content == "Berlin"  # the agent read the answer
 
 
 def test_another_tab_cannot_decide_a_tasks_call(copilot):
     copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded.")
     copilot.click(DashboardState.summarize)
-    [card] = copilot.task_cards
+    [card] = copilot.state(TaskState).cards
     other = CopilotSession(copilot._app, copilot.agent)
-    other.click(cui.state.TaskState.approve(card["id"], card["digest"]))
+    other.click(TaskState.approve({"card": card["id"], "digest": card["digest"]}))
     assert copilot.waiting == "refund_order"
     assert copilot.state(DashboardState).refunded == []
     copilot.deny()
@@ -165,8 +239,8 @@ def test_a_secret_the_agent_repeats_reaches_neither_the_task_panel_nor_the_handl
     dashboard = copilot.state(DashboardState)
     assert dashboard.summary == "The key is [redacted]."
     [card] = copilot.task_cards
-    assert secret not in card["arguments"] + card["result"]
-    assert "[redacted]" in card["result"]  # "there are no orders from [redacted]"
+    assert secret not in card.arguments + card.text
+    assert "[redacted]" in card.text  # "there are no orders from [redacted]"
 
 
 class TaskArgumentsState(rx.State):
@@ -198,9 +272,9 @@ def test_a_secret_that_a_cards_cut_would_split_is_still_scrubbed(copilot, monkey
     copilot.agent.calls("filter_orders", city=padding + secret).says("None.")
     copilot.click(DashboardState.summarize)
     [card] = copilot.task_cards
-    assert card["arguments"].endswith("…") and card["result"].endswith("…")  # both were cut
-    assert not [text for text in card.values() if secret[:8] in text]
-    assert "[redacted]" in card["arguments"]
+    assert card.arguments.endswith("…") and card.text.endswith("…")  # both were cut
+    assert not [text for text in copilot.state(TaskState).cards[0].values() if secret[:8] in str(text)]
+    assert "[redacted]" in card.arguments
 
 
 def test_a_task_waiting_on_a_tab_that_closed_for_good_ends_with_its_call_denied(copilot):

@@ -1,14 +1,19 @@
 """The app of the testing guide (docs/guides/testing.md): a small orders dashboard with its copilot.
 
-Its tools change the page (filter_orders), need approval (refund_order) or ask the person
-(confirm_city); its buttons ask the copilot (explain_revenue) or run an agent task (summarize).
+Its tools change the page (filter_orders), need approval (refund_order), ask the person (confirm_city) or run in the
+browser (copy_to_clipboard); its buttons ask the copilot (explain_revenue) or run an agent task (summarize). Its
+built-in agent keeps notes in the state it shares with the page (save_note) and asks a CRM (an MCP server).
 """
 
 from __future__ import annotations
 
 import reflex as rx
+from pydantic import BaseModel
+from pydantic_ai import RunContext
+from pydantic_ai.ui import StateDeps
 
 import copilot_ui as cui
+from copilot_ui.server import emit_state_delta
 
 ORDERS = {"#1041": "Berlin", "#1042": "Paris", "#1043": "Berlin"}
 
@@ -50,7 +55,12 @@ async def filter_orders(state: DashboardState, city: str) -> str:
     return f"Showing the orders from {city}."
 
 
-@cui.frontend_tool(state=DashboardState, approval="always")
+@cui.frontend_tool(
+    state=DashboardState,
+    approval="always",
+    describe=lambda a: f"Refund order {a.order_id}: the money goes back to the customer.",
+    editable=["reason"],
+)
 async def refund_order(state: DashboardState, order_id: str, reason: str) -> str:
     """Refund an order. A person approves it first."""
     state.refunded = [*state.refunded, order_id]
@@ -62,6 +72,36 @@ def confirm_city(question: str) -> None:
     """Ask the person which city they mean."""
 
 
+@cui.browser_tool(script="async ({text}) => { await navigator.clipboard.writeText(text); return 'Copied.'; }")
+def copy_to_clipboard(text: str) -> None:
+    """Copy a text to the person's clipboard."""
+
+
 @cui.context(DashboardState, description="The dashboard")
 def dashboard_context(state: DashboardState) -> dict:
     return {"city": state.city, "orders": ORDERS}
+
+
+class NotesState(rx.State):  # the page's side of the state it shares with the agent
+    note: str = ""
+
+    @rx.event
+    def set_note(self, text: str):
+        self.note = text
+
+
+class Notes(BaseModel):  # the agent's side
+    note: str = ""
+
+
+async def save_note(ctx: RunContext[StateDeps[Notes]], text: str) -> str:
+    """Add a line to the notes."""
+    ctx.deps.state.note = f"{ctx.deps.state.note}\n{text}".strip()
+    await emit_state_delta(ctx, [{"op": "add", "path": "/note", "value": ctx.deps.state.note}])
+    return "Saved."
+
+
+cui.agent_state(NotesState)
+cui.copilot.agents.register(
+    cui.builtin_agent(tools=[save_note], state_type=Notes, toolsets=[cui.mcp_server("crm", url="https://crm.example.com/mcp")])
+)

@@ -7,7 +7,9 @@ import ast
 import re
 from pathlib import Path
 
-from tests.testing_kit.dashboard import DashboardState
+from pydantic_ai.toolsets import FunctionToolset
+
+from tests.testing_kit.dashboard import DashboardState, NotesState
 
 GUIDE = Path(__file__).parents[2] / "docs" / "guides" / "testing.md"
 
@@ -75,10 +77,68 @@ def test_the_revenue_button_asks_the_copilot(copilot):
 def test_the_summary_button_runs_a_task(copilot):
     copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("One order refunded.")
     copilot.click(DashboardState.summarize)
-    assert copilot.task_cards[0]["status"] == "waiting"
+    assert copilot.task_cards[0].status == "awaiting_approval"
     copilot.approve()
     assert copilot.state(DashboardState).summary == "One order refunded."
-    assert copilot.conversation == []  # a task stays out of the chat
+    assert copilot.conversation == []
+
+
+def test_the_person_edits_the_reason_before_approving(copilot):
+    copilot.agent.calls("refund_order", order_id="#1042", reason="late").says("Refunded.")
+    copilot.say("refund order 1042")
+    copilot.approve(reason="arrived broken")
+    assert copilot.tool_calls[0].status == "complete"
+    assert '"reason": "arrived broken"' in copilot.tool_calls[0].arguments
+
+
+def test_a_browser_tool_says_it_needs_a_browser(copilot):
+    copilot.agent.calls("copy_to_clipboard", text="#1042").says("I could not copy it.")
+    copilot.say("copy the order number")
+    [card] = copilot.tool_calls
+    assert card.status == "error"
+    assert card.text == (
+        "Error: BrowserToolError: copy_to_clipboard runs in the person's browser, and no browser is connected here"
+    )
+    assert copilot.replies == ["I could not copy it."]
+
+
+def test_the_agent_writes_the_notes_with_its_own_tool(copilot):
+    copilot.model.calls("save_note", text="Call Ada back.").says("Noted.")
+    copilot.say("remind me to call Ada back")
+    assert copilot.state(NotesState).note == "Call Ada back."
+    assert [(card.tool, card.status, card.text) for card in copilot.tool_calls] == [("save_note", "complete", "Saved.")]
+    assert copilot.replies == ["Noted."]
+
+
+def test_the_agent_sees_the_notes_and_the_dashboard(copilot):
+    copilot.model.says("Ship #1042 first.")
+    copilot.click(NotesState.set_note("Ship #1042 first."))
+    copilot.say("what is on my notes?")
+    assert '{"note":"Ship #1042 first."}' in copilot.model.instructions
+    assert '"city": ""' in copilot.model.instructions  # the page's context
+    assert "save_note" in copilot.model.offered_tools and "filter_orders" in copilot.model.offered_tools
+
+
+def test_the_agent_uses_the_pages_tools(copilot):
+    copilot.model.calls("filter_orders", city="Paris").says("Showing Paris.")
+    copilot.say("only Paris")
+    assert copilot.state(DashboardState).city == "Paris"
+    assert copilot.replies == ["Showing Paris."]
+
+
+def test_the_tests_toolsets_stand_in_for_the_agents_mcp_servers(copilot):
+    def customer_of(order_id: str) -> str:
+        """Who ordered an order."""
+        return "Ada Lovelace"
+
+    copilot.toolsets = [FunctionToolset([customer_of])]
+    copilot.model.calls("customer_of", order_id="#1042").says("Ada Lovelace ordered it.")
+    copilot.say("who ordered #1042?")
+    assert [(item.kind, item.text) for item in copilot.conversation] == [
+        ("user", "who ordered #1042?"),
+        ("tool", "Ada Lovelace"),
+        ("assistant", "Ada Lovelace ordered it."),
+    ]
 
 
 def test_the_guides_examples_are_these_tests():
@@ -96,6 +156,11 @@ def test_the_guides_examples_are_these_tests():
 
 def test_the_guides_app_is_this_app():
     blocks = re.findall(r"```python\n(.*?)```", GUIDE.read_text(), re.DOTALL)
-    app = next(block for block in blocks if "class DashboardState" in block)
+    parts = [block for block in blocks if "cui.copilot" in block or "class DashboardState" in block]
     source = (Path(__file__).parent / "dashboard.py").read_text()
-    assert app.strip() in source
+    assert len(parts) == 2  # the dashboard, and its own agent
+    for part in parts:
+        imports = [line for line in part.splitlines() if line.startswith(("from ", "import "))]
+        code = "\n".join(line for line in part.splitlines() if line not in imports).strip()
+        assert [line for line in imports if line not in source.splitlines()] == []
+        assert code in source

@@ -17,13 +17,13 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls
 from pydantic_ai.ui import StateDeps
 
 from copilot_ui.agents import HttpAgent
+from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import (
-    ReportState,
     agent_from_environment,
     agui_app,
     builtin_agent,
     builtin_pydantic_agent,
-    demo_backend_tools,
     demo_model,
     emit_state_delta,
 )
@@ -128,7 +128,7 @@ async def test_without_a_state_type_the_model_is_not_shown_a_state():
 
 
 async def test_the_served_demo_agent_writes_the_report_into_the_pages_state():
-    served = builtin_pydantic_agent(demo_model(0), tools=demo_backend_tools(0), state_type=ReportState)
+    served = builtin_pydantic_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=ReportState)
     thread = thread_saying("draft a weekly report")
 
     with serve_in_thread(agui_app(served, deps=lambda: StateDeps(ReportState()))) as url:
@@ -142,7 +142,7 @@ async def test_the_served_demo_agent_writes_the_report_into_the_pages_state():
 async def test_the_agent_from_the_environment_takes_the_same_options(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("COPILOT_AGENT_URL", raising=False)
     monkeypatch.delenv("COPILOT_MODEL", raising=False)
-    agent = agent_from_environment(tools=demo_backend_tools(0), state_type=ReportState)
+    agent = agent_from_environment(tools=demo_backend_tools(0), state_type=ReportState, demo_script=DASHBOARD)
     thread = thread_saying("draft a weekly report")
 
     await apply_run(agent, run_input(thread, context=dashboard()), thread)

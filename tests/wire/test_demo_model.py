@@ -1,4 +1,5 @@
-"""The demo model shows every capability offline: the built-in agent, run by LocalAgent, with the client's part played by hand.
+"""The demo model, with the demo dashboard's script, shows every capability offline: the built-in agent, run by LocalAgent,
+with the client's part played by hand.
 
 Each test asks what a person would type at the demo dashboard, offers the page's tools and context
 as the app does, answers the tool calls as the page would, and reads what the person would see.
@@ -15,8 +16,11 @@ import pytest
 from ag_ui.core import BaseEvent, Tool
 
 from copilot_ui.agents import Agent
+from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.script import DASHBOARD
+from copilot_ui.demo.script import PHRASES as DEMO_PHRASES
 from copilot_ui.protocol import Thread
-from copilot_ui.server import DEMO_PHRASES, ReportState, builtin_agent, demo_backend_tools, demo_model
+from copilot_ui.server import builtin_agent, demo_model
 
 from ._dashboard import PAGE, PAGE_TOOLS, dashboard
 from ._runs import apply_run, of_type, outcome, pending_calls, reply, roles, run_input, thread_saying
@@ -26,7 +30,7 @@ from ._timed import arrivals, first_arrival, timed_run
 @pytest.fixture
 def agent() -> Agent:
     """The demo app's default agent: the demo model, the report tool, the shared report; no pauses."""
-    return builtin_agent(demo_model(0), tools=demo_backend_tools(0), state_type=ReportState)
+    return builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=ReportState)
 
 
 async def ask(agent: Agent, text: str, *, state: Any = None, tools: list[Tool] = PAGE_TOOLS) -> tuple[Thread, list[BaseEvent]]:
@@ -252,7 +256,7 @@ async def test_thinking_it_through_shows_reasoning_before_the_answer(agent: Agen
 
 
 async def test_the_reasoning_takes_about_a_second_at_the_demo_pace():
-    agent = builtin_agent(demo_model())
+    agent = builtin_agent(demo_model(script=DASHBOARD))
     thread = thread_saying("think it through: which city sells most?")
 
     timed = await timed_run(agent, run_input(thread, context=dashboard()), thread)
@@ -283,7 +287,7 @@ async def test_a_weekly_report_is_written_into_the_shared_state_bit_by_bit(agent
 
 
 async def test_the_report_panel_fills_over_a_second_or_two_at_the_demo_pace():
-    agent = builtin_agent(demo_model(0), tools=demo_backend_tools(), state_type=ReportState)
+    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(), state_type=ReportState)
     thread = thread_saying("draft a weekly report")
 
     timed = await timed_run(agent, run_input(thread, context=dashboard()), thread)
@@ -332,7 +336,7 @@ async def test_with_no_report_there_is_nothing_to_shorten(agent: Agent):
 
 
 async def test_the_first_word_comes_at_once_whatever_the_pace():
-    agent = builtin_agent(demo_model(0.5))
+    agent = builtin_agent(demo_model(0.5, script=DASHBOARD))
     thread = thread_saying("what is our revenue this month?")
 
     first_word = await first_arrival(agent, run_input(thread, context=dashboard()), "TEXT_MESSAGE_CONTENT")
@@ -341,7 +345,7 @@ async def test_the_first_word_comes_at_once_whatever_the_pace():
 
 
 async def test_a_tool_calls_first_arguments_come_at_once_whatever_the_pace():
-    agent = builtin_agent(demo_model(0.5))
+    agent = builtin_agent(demo_model(0.5, script=DASHBOARD))
     thread = thread_saying("switch to dark mode")
 
     first_piece = await first_arrival(agent, run_input(thread, tools=PAGE_TOOLS, context=dashboard()), "TOOL_CALL_ARGS")

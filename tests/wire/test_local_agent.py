@@ -1,4 +1,5 @@
-"""LocalAgent: the built-in pydantic-ai agent on the demo model, run in process through pydantic-ai's AG-UI adapter."""
+"""LocalAgent: the built-in pydantic-ai agent on the demo model (with the demo dashboard's script), run in process
+through pydantic-ai's AG-UI adapter."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from ag_ui.core import Context, Tool
 
 from copilot_ui.agents import LocalAgent
+from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import builtin_pydantic_agent, demo_model
 
 from ._runs import apply_run, of_type, outcome, roles, run_input, thread_saying
@@ -22,7 +24,7 @@ DARK_PAGE = Context(description="The dashboard's settings", value='{"theme": "da
 
 @pytest.fixture
 def agent() -> LocalAgent:
-    return LocalAgent(builtin_pydantic_agent(demo_model(0)))
+    return LocalAgent(builtin_pydantic_agent(demo_model(0, script=DASHBOARD)))
 
 
 async def test_hello_gets_a_reply_streamed_in_many_deltas(agent: LocalAgent):
@@ -80,7 +82,7 @@ async def test_the_served_agent_sees_the_pages_context_too():
         page["theme"] = mode
         return f"Theme is now {mode}."
 
-    with serve_in_thread(agui_app(builtin_pydantic_agent(demo_model(0)))) as url:
+    with serve_in_thread(agui_app(builtin_pydantic_agent(demo_model(0, script=DASHBOARD)))) as url:
         loop = RunLoop(
             HttpAgent(f"{url}/"),
             Toolbox([tool_from_function(set_theme)]),

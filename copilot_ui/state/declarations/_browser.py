@@ -19,6 +19,10 @@ class BrowserToolError(Exception):
     """The script threw, or the browser did not answer in time."""
 
 
+class NoBrowser(BrowserToolError):
+    """The tab has no browser to run the script in (a test of copilot_ui.testing)."""
+
+
 class BrowserPage(Protocol):
     """The tab a drive shows in, as a browser tool reaches it."""
 
@@ -35,8 +39,13 @@ def browser_handler(script: str, timeout: float) -> Callable[..., Awaitable[Any]
 
     async def run_in_browser(context: ToolContext, **arguments: Any) -> Any:
         page = current_page.get()
-        if page is None:
-            raise BrowserToolError(f"{context.tool_name} runs in the person's browser, and no browser is connected here")
-        return await page.run_script(script, arguments, timeout)
+        try:
+            if page is None:
+                raise NoBrowser
+            return await page.run_script(script, arguments, timeout)
+        except NoBrowser:
+            raise BrowserToolError(
+                f"{context.tool_name} runs in the person's browser, and no browser is connected here"
+            ) from None
 
     return run_in_browser

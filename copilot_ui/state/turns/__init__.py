@@ -5,6 +5,7 @@ tab is reached only through a `Tab` (`_tab.py`), which the top layer implements.
 from . import _drives as drives
 from . import _remote as remote
 from ._browser_answers import deliver as deliver_browser_answer
+from ._browser_answers import without_browser
 from ._cluster import cluster, worker
 from ._driving import page_context, work
 from ._keeping import Keeper, cut_off, load, resumed, written
@@ -24,6 +25,7 @@ __all__ = [
     "page_context",
     "remote",
     "resumed",
+    "without_browser",
     "work",
     "worker",
     "written",

@@ -2,7 +2,8 @@
 
 The script is wrapped so that it always answers (its value, or the error it threw) under a one-time
 key; the answer comes back through the tab's answer event, and counts only from the tab the script
-was sent to. No answer within the timeout is an error result.
+was sent to. No answer within the timeout is an error result; a tab with no browser at all (the testing kit's)
+says so at once (`without_browser`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from ..declarations import BrowserToolError
+from ..declarations._browser import NoBrowser
 from ..sink import script_event
 
 if TYPE_CHECKING:
@@ -55,6 +57,14 @@ def deliver(token: str, reply: Any) -> bool:
         return False
     pending[1].set_result(reply)
     return True
+
+
+def without_browser(token: str) -> None:
+    """The tab with this token has no browser to run scripts (a test of copilot_ui.testing): the calls that wait for
+    its answer end now, saying they need one."""
+    for tab, answer in list(_PENDING.values()):
+        if tab == token and not answer.done():
+            answer.set_exception(NoBrowser())
 
 
 def _wrapped(script: str, arguments: dict[str, Any], key: str) -> str:

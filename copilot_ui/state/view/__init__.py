@@ -1,7 +1,8 @@
 """The view model of a conversation (the second layer of the Reflex binding): small items derived from the thread, the
-texts behind them and how a tab gets them, and what the approval dialog shows. Plain data: no Reflex state here."""
+texts behind them and how a tab gets them, and what an approval shows (the dialog, the task panel). Plain data: no
+Reflex state here."""
 
-from ._approval_dialog import approval_request, dialog_title, edited_arguments, pending_approval
+from ._approval_dialog import approval_request, approved_arguments, dialog_title, pending_approval
 from ._conversation import (
     TYPE_LIMIT,
     Conversation,
@@ -32,11 +33,11 @@ __all__ = [
     "agent_outcome",
     "append_script",
     "approval_request",
+    "approved_arguments",
     "arguments_text",
     "dialog_title",
     "drawn_activity",
     "drawn_by_app",
-    "edited_arguments",
     "handover",
     "pending_approval",
     "pretty_json",

@@ -1,5 +1,6 @@
-"""What the approval dialog shows of a waiting call: a title and a sentence in words, its arguments (as it will run) as
-fields, editable where the tool allows; and the arguments as the person left them in its form.
+"""What an approval shows of a waiting call: a title and a sentence in words, its arguments (as it will run) as
+fields, editable where the tool allows; and the arguments as the person left them in its form. The chat's approval
+dialog and the task panel's approval card both show and read a call this way.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from ag_ui.core import ToolCall
 
-from ...core import Tool
+from ...core import ArgumentsInvalid, Tool
 from ..declarations import ToolUI
 
 _KINDS = {"string": "text", "number": "number", "integer": "integer", "boolean": "boolean"}
@@ -36,7 +37,23 @@ def approval_request(
     }
 
 
-def edited_arguments(shown: dict[str, Any], tool: Tool, ui: ToolUI | None, form: dict[str, Any]) -> dict[str, Any]:
+def approved_arguments(shown: dict[str, Any], tool: Tool, ui: ToolUI | None, form: dict[str, Any]) -> dict[str, Any] | None:
+    """The arguments an Approve runs the call with: those shown with the person's edits, checked against the tool's
+    schema; None when the tool lets them edit nothing (the call runs as shown).
+
+    Raises ValueError naming what does not fit (a field's text, or the tool's schema).
+    """
+    if not (ui is not None and ui.editable):
+        return None
+    arguments = _edited(shown, tool, ui, form)
+    try:
+        tool.validate(arguments)
+    except ArgumentsInvalid as invalid:
+        raise ValueError(str(invalid)) from None
+    return arguments
+
+
+def _edited(shown: dict[str, Any], tool: Tool, ui: ToolUI | None, form: dict[str, Any]) -> dict[str, Any]:
     """The arguments the dialog showed, with the person's edits from its form (fields they may not edit are kept).
 
     Raises ValueError naming the field whose text does not fit its type.

@@ -1,4 +1,4 @@
-"""The demo's backend tool: the weekly report, written into the state the agent shares with the page.
+"""The demo agent's backend tool: the weekly report, written into the state the agent shares with the page.
 
 `write_report` runs in the agent (not on the page). It writes its text into `ReportState.report`
 sentence by sentence and sends a STATE_DELTA after each, so the page's "Report draft" panel fills
@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from pydantic_ai import RunContext, Tool
 from pydantic_ai.ui import StateDeps
 
-from ._shared_state import emit_state_delta
+from copilot_ui.server import emit_state_delta
 
 REPORT_PACE = 0.25  # seconds between the report's sentences: a pace at which a person watches it being written
 
