@@ -122,9 +122,10 @@ export function CuiDock({
   width = 384,
   storageKey = "cui-sidebar",
   openLabel = "Open the copilot",
+  resizeLabel = "Resize the copilot",
   shortcut = "mod+/",
   shortcutKeys = "",
-  shortcutHint = "",
+  openTitle = "",
   children,
 }) {
   const [icons, content] = splitIcons(children);
@@ -190,7 +191,7 @@ export function CuiDock({
           data-narrow={narrow}
           onClick={open}
           aria-keyshortcuts={shortcutKeys || undefined}
-          title={shortcutHint ? `${openLabel} (${shortcutHint})` : openLabel}
+          title={openTitle || openLabel}
         >
           {icons.open ?? <span aria-hidden="true">✦</span>} {title}
         </button>
@@ -207,7 +208,7 @@ export function CuiDock({
             className="cui-resize"
             role="separator"
             aria-orientation="vertical"
-            aria-label={`Resize the ${title.toLowerCase()}`}
+            aria-label={resizeLabel}
             aria-valuenow={size}
             aria-valuemin={MIN_WIDTH}
             aria-valuemax={MAX_WIDTH}
@@ -231,7 +232,8 @@ export function CuiPopup({
   closeLabel = "Close the copilot",
   shortcut = "mod+/",
   shortcutKeys = "",
-  shortcutHint = "",
+  openTitle = "",
+  closeTitle = "",
   children,
 }) {
   const [icons, content] = splitIcons(children);
@@ -265,7 +267,7 @@ export function CuiPopup({
         aria-expanded={open}
         aria-label={open ? closeLabel : openLabel}
         aria-keyshortcuts={shortcutKeys || undefined}
-        title={shortcutHint ? `${open ? closeLabel : openLabel} (${shortcutHint})` : undefined}
+        title={(open ? closeTitle : openTitle) || undefined}
         onClick={() => (open ? close() : show())}
       >
         {open ? (icons.close ?? <span aria-hidden="true">×</span>) : (icons.open ?? <span aria-hidden="true">✦</span>)}
