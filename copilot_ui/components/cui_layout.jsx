@@ -134,6 +134,7 @@ export function CuiDock({
   const [openOnNarrow, setOpenOnNarrow] = useState(false);
   const [size, setSize] = useState(width);
   const opener = useRef(null);
+  const refocus = useRef(false); // closed by the person: the opener takes focus once it is drawn
 
   useEffect(() => {
     setCollapsed(remembered(`${storageKey}:collapsed`, false));
@@ -149,7 +150,7 @@ export function CuiDock({
         remember(`${storageKey}:collapsed`, !shown);
       }
       if (shown) focusMessageBox();
-      else setTimeout(() => opener.current?.focus(), 0);
+      else refocus.current = true;
     },
     [narrow, storageKey],
   );
@@ -181,6 +182,11 @@ export function CuiDock({
   };
 
   const shown = narrow ? openOnNarrow : !collapsed;
+  useEffect(() => {
+    if (shown || !refocus.current) return;
+    refocus.current = false;
+    opener.current?.focus();
+  }, [shown]);
   return (
     <>
       {!shown && (
