@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote
 
-from .core import Attachment, AttachmentRules, Refusal, size_text
+from .core import Attachment, AttachmentRules, Refusal
 from .core._attachments import shown_name
 from .server._endpoint_access import ASGIApp, Receive, Scope, Send, read_body
 from .store import OverLimit
@@ -136,8 +136,8 @@ def _keep(owner: str, name: str, mime_type: str, data: bytes, thread_id: str, ru
     except OverLimit as over:
         if over.limit == "unsent":
             return rules.unsent_refusal(name, over.held)
-        limit = size_text(rules.max_conversation_bytes)  # (the store's count said full where the rules' did not)
-        full = Refusal("conversation_full", {"name": name, "held": size_text(over.held), "limit": limit})
+        # (the store's count said full where the rules' did not)
+        full = Refusal("conversation_full", {"name": name, "held": over.held, "limit": rules.max_conversation_bytes})
         return rules.refusal(name, mime_type, len(data), held=over.held) or full
 
 

@@ -21,9 +21,10 @@ class CuiDock(rx.Component):
     width: rx.Var[int]
     storage_key: rx.Var[str]
     open_label: rx.Var[str]
+    resize_label: rx.Var[str]  # the edge's accessible name
     shortcut: rx.Var[str]  # "mod+/": Ctrl or ⌘ with /
     shortcut_keys: rx.Var[str]  # as aria-keyshortcuts names it
-    shortcut_hint: rx.Var[str]  # as the opener's tooltip shows it
+    open_title: rx.Var[str]  # the opener's tooltip, which says the shortcut
 
 
 class CuiPopup(rx.Component):
@@ -37,7 +38,8 @@ class CuiPopup(rx.Component):
     close_label: rx.Var[str]
     shortcut: rx.Var[str]
     shortcut_keys: rx.Var[str]
-    shortcut_hint: rx.Var[str]
+    open_title: rx.Var[str]  # the button's tooltips, which say the shortcut
+    close_title: rx.Var[str]
 
 
 class CuiShortcut(rx.Component):

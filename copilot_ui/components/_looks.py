@@ -110,8 +110,9 @@ def shortcut_keys(shortcut: str) -> str:
     return "+".join([*(names.get(part.lower(), part) for part in modifiers), key])
 
 
-def shortcut_hint(shortcut: str) -> str:
-    """A shortcut as a tooltip shows it ("mod+/" -> "Ctrl+/ or ⌘/")."""
-    aria = shortcut_keys(shortcut).split(" ")
-    shown = [combo.replace("Control", "Ctrl").replace("Meta+", "⌘") for combo in aria]
-    return " or ".join(shown)
+def shortcut_hint(shortcut: str, labels: Labels | None = None) -> str:
+    """A shortcut as a tooltip shows it ("mod+/" -> "Ctrl+/ or ⌘/"), in these labels' words (the keys keep their
+    names, as on the keys)."""
+    said = labels or Labels()
+    shown = [combo.replace("Control", "Ctrl").replace("Meta+", "⌘") for combo in shortcut_keys(shortcut).split(" ")]
+    return said.said("keys_or", one=shown[0], other=shown[1]) if len(shown) == 2 else shown[0]

@@ -15,16 +15,11 @@ from ..state import DEMO_MODEL_LABEL, CopilotState, LiveState, copilot
 from ._approval import approval_dialog
 from ._composer import composer
 from ._layout import layout_command
-from ._looks import icon, words
+from ._looks import filled, icon, words
 from ._messages import conversation
 from ._scroll import CuiResume
 from ._text import text
 from ._threads_menu import threads_menu
-
-DEMO_HINT = (
-    "Scripted answers from the offline demo model. "
-    "Set COPILOT_MODEL (e.g. openai:gpt-4o-mini) or COPILOT_AGENT_URL for a real one."
-)
 
 
 def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: bool = False) -> rx.Component:
@@ -46,25 +41,17 @@ def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: boo
 
 
 def _header(title: str, closable: bool) -> rx.Component:
+    """The title (cut with an ellipsis where it does not fit; its tooltip says it whole), the model's name (beside
+    it, or under it when both do not fit), the buttons, and under them a notice while the connection is lost."""
     said = words()
     return rx.el.header(
-        rx.hstack(
-            icon("copilot"),
-            rx.heading(title, size="3", as_="h2"),
-            rx.cond(
-                CopilotState.model == DEMO_MODEL_LABEL,
-                rx.badge(DEMO_MODEL_LABEL, variant="soft", color_scheme="amber", high_contrast=True, title=DEMO_HINT),
-                rx.cond(
-                    CopilotState.model != "",
-                    rx.badge(CopilotState.model, variant="soft", color_scheme="gray", title=said.model),
-                ),
+        rx.el.div(
+            rx.el.div(
+                icon("copilot"),
+                rx.heading(title, size="3", as_="h2", title=title),
+                class_name="cui-name",
             ),
-            rx.cond(
-                has_connection_errors,
-                rx.badge(said.reconnecting, variant="soft", color_scheme="red", high_contrast=True, role="status"),
-            ),
-            align="center",
-            spacing="2",
+            _model_badge(),
             class_name="cui-title",
         ),
         rx.hstack(
@@ -96,12 +83,47 @@ def _header(title: str, closable: bool) -> rx.Component:
             spacing="2",
             class_name="cui-header-actions",
         ),
+        rx.cond(
+            has_connection_errors,
+            rx.el.p(
+                rx.icon("wifi-off", size=13, aria_hidden="true"),
+                said.reconnecting,
+                role="status",
+                class_name="cui-reconnecting",
+            ),
+        ),
         class_name="cui-header",
     )
 
 
+def _model_badge() -> rx.Component:
+    """The name of the model that answers (cut with an ellipsis where it does not fit; its tooltip says it whole)."""
+    said = words()
+    return rx.cond(
+        CopilotState.model == DEMO_MODEL_LABEL,
+        rx.badge(
+            rx.el.span(said.demo_model, class_name="cui-model-name"),
+            variant="soft",
+            color_scheme="amber",
+            high_contrast=True,
+            title=said.demo_model_hint,
+            class_name="cui-model",
+        ),
+        rx.cond(
+            CopilotState.model != "",
+            rx.badge(
+                rx.el.span(CopilotState.model, class_name="cui-model-name"),
+                variant="soft",
+                color_scheme="gray",
+                title=filled(said.model, "{model}", CopilotState.model),
+                class_name="cui-model",
+            ),
+        ),
+    )
+
+
 def _agent_picker() -> rx.Component:
-    agents = copilot.agent_choices()
+    agents = copilot.agent_choices(default_name=words().title)
     if len(agents) < 2:
         return rx.fragment()
     return rx.el.select(

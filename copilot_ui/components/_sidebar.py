@@ -60,7 +60,8 @@ def sidebar(
                 width=width,
                 storage_key="cui-sidebar",
                 open_label=chosen.labels.open,
-                **_shortcut_props(chosen),
+                resize_label=chosen.labels.resize,
+                **_shortcut_props(chosen, "open"),
             ),
         )
     if not children:
@@ -95,7 +96,7 @@ def popup(
                 title=chosen.labels.title,
                 open_label=chosen.labels.open,
                 close_label=chosen.labels.close,
-                **_shortcut_props(chosen),
+                **_shortcut_props(chosen, "open", "close"),
             ),
         )
 
@@ -146,11 +147,13 @@ def _marked_icon(name: str, role: str | None = None, size: int = 16) -> rx.Compo
     return rx.el.span(icon(name, size=size), data_icon=role or name, class_name="cui-icon", aria_hidden="true")
 
 
-def _shortcut_props(chosen: Look) -> dict[str, str]:
+def _shortcut_props(chosen: Look, *labels: str) -> dict[str, str]:
+    """The shortcut, and the tooltips of the buttons with these labels' names (`open`, `close`) that say it."""
     if not chosen.shortcut:
         return {"shortcut": ""}
+    hint = shortcut_hint(chosen.shortcut, chosen.labels)
     return {
         "shortcut": chosen.shortcut,
         "shortcut_keys": shortcut_keys(chosen.shortcut),
-        "shortcut_hint": shortcut_hint(chosen.shortcut),
+        **{f"{name}_title": chosen.labels.said("with_keys", label=getattr(chosen.labels, name), keys=hint) for name in labels},
     }

@@ -33,16 +33,29 @@ SIDEBAR_CSS = (
 .cui-chat { display: flex; height: 100%; min-height: 20rem; border: 1px solid var(--gray-a5); border-radius: var(--radius-5);
   overflow: hidden; background: var(--color-panel-solid); }
 .cui-panel { display: flex; flex-direction: column; flex: 1; min-width: 0; min-height: 0; height: 100%; }
-.cui-header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem;
+/* The header never overlaps itself: the title takes what the buttons leave and ends in an ellipsis, the model's name
+   goes under it when both do not fit, the buttons go to a row of their own when even a short title would not fit
+   beside them, and the notice of a lost connection takes a row under them all. */
+.cui-header { display: flex; flex-wrap: wrap; align-items: center; column-gap: 0.5rem; row-gap: 0.4rem;
   padding: 0.6rem 0.75rem 0.6rem 1rem; border-bottom: 1px solid var(--gray-a4); }
-.cui-title { min-width: 0; }
+.cui-title { flex: 1 1 6rem; min-width: 0; display: flex; flex-wrap: wrap; align-items: center; column-gap: 0.5rem;
+  row-gap: 0.2rem; }
+.cui-name { display: flex; align-items: center; gap: 0.5rem; min-width: 0; max-width: 100%; }
+.cui-name > svg { flex-shrink: 0; }
+.cui-name h2 { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.cui-model { max-width: 100%; min-width: 0; }
+.cui-model-name { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.cui-header-actions { flex: 0 1 auto; min-width: 0; margin-left: auto; }
+.cui-header-actions > * { flex-shrink: 0; }
+.cui-header-actions > .cui-picker { flex-shrink: 1; min-width: 4.5rem; }
+.cui-reconnecting { flex: 1 0 100%; display: flex; align-items: center; gap: 0.4rem; margin: 0; font-size: 0.75rem;
+  padding: 0.2rem 0.5rem; border-radius: var(--radius-2); color: var(--red-11); background: var(--red-a3); }
+.cui-reconnecting > svg { flex-shrink: 0; }
 /* Radix pulls ghost buttons outward by a negative margin: here it would glue the header's icons together. */
 .cui-header-actions .rt-IconButton { margin: 0; }
 @media (max-width: 640px) {
   .cui-header-actions :is(button, select) { min-width: 44px; min-height: 44px; }
 }
-.cui-title > svg { flex-shrink: 0; }
-.cui-title h2 { white-space: nowrap; }
 .cui-picker { font: inherit; font-size: 0.8rem; padding: 0.2rem 0.4rem; border-radius: var(--radius-3);
   border: 1px solid var(--gray-a7); background: var(--color-surface); color: var(--gray-12); max-width: 9rem; }
 .cui-threads-menu { width: 20rem; max-width: calc(100vw - 2rem); display: flex; flex-direction: column; gap: 0.5rem; }

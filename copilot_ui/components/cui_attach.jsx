@@ -36,12 +36,15 @@ const STYLE = `
   text-decoration: none; background: var(--color-panel-solid); }
 `;
 
-// A size as people read it (as copilot_ui.core.size_text writes it): 34 KB, 12.4 MB.
-export const sizeText = (size) => {
-  if (size < 1000) return size === 1 ? "1 byte" : `${size} bytes`;
-  if (size < 1e6) return `${Math.max(1, Math.round(size / 1000))} KB`;
+// A size as people read it, in the layout's words (as copilot_ui.core.size_text writes it): 34 KB, 12.4 MB.
+export const sizeText = (size, words = {}) => {
+  if (typeof size !== "number") return String(size ?? "");
+  if (size === 1) return said(words, "one_byte", "1 byte", { count: 1 });
+  if (size < 1000) return said(words, "bytes_size", "{count} bytes", { count: size });
+  if (size < 1e6) return said(words, "kilobytes", "{size} KB", { size: Math.max(1, Math.round(size / 1000)) });
   const mb = size / 1e6;
-  return mb >= 100 || mb === Math.floor(mb) ? `${Math.round(mb)} MB` : `${(Math.floor(mb * 10) / 10).toFixed(1)} MB`;
+  const shown = mb >= 100 || mb === Math.floor(mb) ? `${Math.round(mb)}` : (Math.floor(mb * 10) / 10).toFixed(1);
+  return said(words, "megabytes", "{size} MB", { size: shown });
 };
 
 const shownName = (name) => {
@@ -50,6 +53,24 @@ const shownName = (name) => {
   const dot = cleaned.lastIndexOf("."); // a shortened name keeps its extension, as the server keeps it (shown_name)
   const extension = dot >= 0 && dot >= cleaned.length - 10 ? cleaned.slice(dot) : "";
   return `${cleaned.slice(0, 119 - extension.length)}…${extension}`;
+};
+
+// A word of the copilot's labels (`words`, from cui.Labels), its {placeholders} filled.
+function said(words, key, fallback, values = {}) {
+  return String((words && words[key]) || fallback).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+// A refusal's fields that are sizes in bytes (as copilot_ui.core.SIZE_FIELDS names them).
+const SIZE_FIELDS = ["size", "limit", "held"];
+
+// Why the server refused a file: in this layout's words when it has the reason's label, else as the server said it.
+const refusalText = (words, answer) => {
+  const refusal = answer && answer.refusal;
+  const worded = refusal && words && Object.hasOwn(words, String(refusal.key)) && typeof words[refusal.key] === "string";
+  if (!worded) return answer && answer.error;
+  const fields = { ...(refusal.fields || {}) };
+  for (const name of SIZE_FIELDS) if (name in fields) fields[name] = sizeText(fields[name], words);
+  return said(words, refusal.key, "", fields);
 };
 
 export const fileURL = (path, id, grant) =>
@@ -64,16 +85,6 @@ const PaperclipIcon = () => (
   </svg>
 );
 
-// A word of the copilot's labels (`words`, from cui.Labels), its {placeholders} filled.
-const said = (words, key, fallback, values = {}) =>
-  String((words && words[key]) || fallback).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-
-// Why the server refused a file: in this layout's words when it has the reason's label, else as the server said it.
-const refusalText = (words, answer) => {
-  const refusal = answer && answer.refusal;
-  const worded = refusal && words && Object.hasOwn(words, String(refusal.key)) && typeof words[refusal.key] === "string";
-  return worded ? said(words, refusal.key, "", refusal.fields || {}) : answer && answer.error;
-};
 
 export function CuiAttach({
   path = "", grant = "", readGrant = "", renewIn = 0, thread = "", accept = "", maxFileBytes = 10e6, maxFiles = 5,
@@ -118,7 +129,8 @@ export function CuiAttach({
       for (const file of chosen) {
         const name = shownName(file.name);
         if (file.size > maxFileBytes) {
-          reasons.push(said(latest.current.words, "file_too_big", "{name} is {size}; the limit is {limit}", { name, size: sizeText(file.size), limit: sizeText(maxFileBytes) }));
+          const words = latest.current.words;
+          reasons.push(said(words, "file_too_big", "{name} is {size}; the limit is {limit}", { name, size: sizeText(file.size, words), limit: sizeText(maxFileBytes, words) }));
           continue;
         }
         if (count >= maxFiles) {
@@ -242,7 +254,7 @@ export function CuiAttach({
                 <li key={file.key} className="cui-attach-file" data-uploading={file.uploading ? "true" : "false"}>
                   {file.image && file.id && readGrant ? <img src={fileURL(path, file.id, readGrant)} alt={file.name} /> : null}
                   <span className="cui-attach-name">{file.name}</span>
-                  <span className="cui-attach-size">{file.uploading ? said(words, "uploading", "Uploading…") : sizeText(file.size)}</span>
+                  <span className="cui-attach-size">{file.uploading ? said(words, "uploading", "Uploading…") : sizeText(file.size, words)}</span>
                   <button type="button" className="cui-attach-remove" aria-label={said(words, "remove_file", "Remove {name}", { name: file.name })}
                     title={said(words, "remove_file", "Remove {name}", { name: file.name })} onClick={() => remove(file)}>×</button>
                 </li>
@@ -272,7 +284,7 @@ export function CuiFiles({ files = [], path = "", grant = "", words = {} }) {
           {!served ? (
             <span className="cui-sent-file" data-file={file.n}>
               <span className="cui-attach-name">{file.n}</span>
-              <span className="cui-attach-size">{file.s}</span>
+              <span className="cui-attach-size">{sizeText(file.s, words)}</span>
             </span>
           ) : file.i ? (
             <a href={fileURL(path, file.id, grant)} target="_blank" rel="noopener noreferrer" title={file.n}>
@@ -281,7 +293,7 @@ export function CuiFiles({ files = [], path = "", grant = "", words = {} }) {
           ) : (
             <a className="cui-sent-file" href={fileURL(path, file.id, grant)} download={file.n} data-file={file.n}>
               <span className="cui-attach-name">{file.n}</span>
-              <span className="cui-attach-size">{file.s}</span>
+              <span className="cui-attach-size">{sizeText(file.s, words)}</span>
             </a>
           )}
         </li>

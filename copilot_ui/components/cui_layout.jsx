@@ -122,9 +122,10 @@ export function CuiDock({
   width = 384,
   storageKey = "cui-sidebar",
   openLabel = "Open the copilot",
+  resizeLabel = "Resize the copilot",
   shortcut = "mod+/",
   shortcutKeys = "",
-  shortcutHint = "",
+  openTitle = "",
   children,
 }) {
   const [icons, content] = splitIcons(children);
@@ -133,6 +134,7 @@ export function CuiDock({
   const [openOnNarrow, setOpenOnNarrow] = useState(false);
   const [size, setSize] = useState(width);
   const opener = useRef(null);
+  const refocus = useRef(false); // closed by the person: the opener takes focus once it is drawn
 
   useEffect(() => {
     setCollapsed(remembered(`${storageKey}:collapsed`, false));
@@ -148,7 +150,7 @@ export function CuiDock({
         remember(`${storageKey}:collapsed`, !shown);
       }
       if (shown) focusMessageBox();
-      else setTimeout(() => opener.current?.focus(), 0);
+      else refocus.current = true;
     },
     [narrow, storageKey],
   );
@@ -180,6 +182,11 @@ export function CuiDock({
   };
 
   const shown = narrow ? openOnNarrow : !collapsed;
+  useEffect(() => {
+    if (shown || !refocus.current) return;
+    refocus.current = false;
+    opener.current?.focus();
+  }, [shown]);
   return (
     <>
       {!shown && (
@@ -190,7 +197,7 @@ export function CuiDock({
           data-narrow={narrow}
           onClick={open}
           aria-keyshortcuts={shortcutKeys || undefined}
-          title={shortcutHint ? `${openLabel} (${shortcutHint})` : openLabel}
+          title={openTitle || openLabel}
         >
           {icons.open ?? <span aria-hidden="true">✦</span>} {title}
         </button>
@@ -207,7 +214,7 @@ export function CuiDock({
             className="cui-resize"
             role="separator"
             aria-orientation="vertical"
-            aria-label={`Resize the ${title.toLowerCase()}`}
+            aria-label={resizeLabel}
             aria-valuenow={size}
             aria-valuemin={MIN_WIDTH}
             aria-valuemax={MAX_WIDTH}
@@ -231,7 +238,8 @@ export function CuiPopup({
   closeLabel = "Close the copilot",
   shortcut = "mod+/",
   shortcutKeys = "",
-  shortcutHint = "",
+  openTitle = "",
+  closeTitle = "",
   children,
 }) {
   const [icons, content] = splitIcons(children);
@@ -265,7 +273,7 @@ export function CuiPopup({
         aria-expanded={open}
         aria-label={open ? closeLabel : openLabel}
         aria-keyshortcuts={shortcutKeys || undefined}
-        title={shortcutHint ? `${open ? closeLabel : openLabel} (${shortcutHint})` : undefined}
+        title={(open ? closeTitle : openTitle) || undefined}
         onClick={() => (open ? close() : show())}
       >
         {open ? (icons.close ?? <span aria-hidden="true">×</span>) : (icons.open ?? <span aria-hidden="true">✦</span>)}

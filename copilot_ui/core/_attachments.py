@@ -68,7 +68,8 @@ REFUSALS = {
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a file is refused: which of the REFUSALS, and what fills it (a name, sizes as people read them, counts)."""
+    """Why a file is refused: which of the REFUSALS, and what fills it (a name, counts; sizes in bytes, which
+    `worded` writes as people read them: the fields SIZE_FIELDS)."""
 
     key: str
     fields: dict[str, str | int]
@@ -76,10 +77,16 @@ class Refusal:
     def worded(self, words: object = None) -> str:
         """In the words of `words` (any object with the REFUSALS' names as attributes: cui.Labels), else the defaults."""
         template = getattr(words, self.key, None) or REFUSALS[self.key]
-        return fill_template(str(template), self.fields)
+        shown = {name: size_text(int(value), words) if name in SIZE_FIELDS else value for name, value in self.fields.items()}
+        return fill_template(str(template), shown)
 
     def __str__(self) -> str:
         return self.worded()
+
+
+SIZE_FIELDS = ("size", "limit", "held")  # a Refusal's fields that are sizes in bytes
+# How a size is written (`size_text`): cui.Labels has them under the same names, to say them in another language.
+SIZE_WORDS = {"one_byte": "1 byte", "bytes_size": "{count} bytes", "kilobytes": "{size} KB", "megabytes": "{size} MB"}
 
 
 def fill_template(template: str, fields: dict[str, str | int]) -> str:
@@ -158,12 +165,11 @@ class AttachmentRules:
         if size == 0:
             return Refusal("file_empty", {"name": shown})
         if size > self.max_file_bytes:
-            return Refusal("file_too_big", {"name": shown, "size": size_text(size), "limit": size_text(self.max_file_bytes)})
+            return Refusal("file_too_big", {"name": shown, "size": size, "limit": self.max_file_bytes})
         if count >= self.max_files:
             return Refusal("too_many_files", {"name": shown, "count": self.max_files})
         if held + size > self.max_conversation_bytes:
-            limit = size_text(self.max_conversation_bytes)
-            return Refusal("conversation_full", {"name": shown, "held": size_text(held), "limit": limit})
+            return Refusal("conversation_full", {"name": shown, "held": held, "limit": self.max_conversation_bytes})
         return None
 
     def unsent_refusal(self, name: str, waiting: int) -> Refusal:
@@ -176,16 +182,23 @@ class AttachmentRules:
         return ",".join([*self.types, *extensions])
 
 
-def size_text(size: int) -> str:
-    """A size as people read it: 34 KB, 12.4 MB (decimal units, as file managers show them)."""
+def size_text(size: int, words: object = None) -> str:
+    """A size as people read it: 34 KB, 12.4 MB (decimal units, as file managers show them), in the words of
+    `words` (any object with SIZE_WORDS' names as attributes: cui.Labels), else in English."""
+
+    def said(key: str, **fields: str | int) -> str:
+        return fill_template(str(getattr(words, key, None) or SIZE_WORDS[key]), fields)
+
+    if size == 1:
+        return said("one_byte", count=1)
     if size < 1000:
-        return f"{size} bytes" if size != 1 else "1 byte"
+        return said("bytes_size", count=size)
     if size < MB:
-        return f"{max(1, round(size / 1000))} KB"
+        return said("kilobytes", size=max(1, round(size / 1000)))
     megabytes = size / MB
     if megabytes >= 100 or megabytes == int(megabytes):
-        return f"{megabytes:.0f} MB"
-    return f"{math.floor(megabytes * 10) / 10:.1f} MB"  # down: 10.04 MB is not "the limit" of 10 MB
+        return said("megabytes", size=f"{megabytes:.0f}")
+    return said("megabytes", size=f"{math.floor(megabytes * 10) / 10:.1f}")  # down: 10.04 MB is not "the limit" of 10 MB
 
 
 def shown_name(name: str, limit: int = 120) -> str:

@@ -5,7 +5,8 @@ in a build folder of its own, so that a `make run` in the same checkout does not
 - `app_url`: on the built-in demo model, as a newcomer runs it;
 - `hostile_app`: talking to the hostile AG-UI server of tests/hostile_agent.py over HTTP, with a
   secret Authorization header and an API key in its environment that must never reach a browser.
-Both add the tests' slow tools (tests/browser/_app_extras.py). Each test gets a fresh browser
+Both add the tests' slow tools (tests/browser/_app_extras.py). Other servings (`words_app`, `cluster_app`)
+serve the tests that ask for them, each built in a folder of its own. Each test gets a fresh browser
 context (a new tab token, so a new session) and fails on any console error or page error.
 """
 
@@ -78,6 +79,15 @@ def hostile_app(tmp_path_factory: pytest.TempPathFactory, hostile: HostileAgent)
         "COPILOT_DEV_CONSOLE": "1",
     }
     with _served(tmp_path_factory, "hostile-app", ".web-test-hostile", env, (f"Bearer {token}", token, api_key)) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def words_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedApp]:
+    """The demo app with the trip planner of tests/browser/_words_app.py: every label wrapped in ⟦…⟧, a scripted agent
+    whose model has a long name, a page for each layout."""
+    env = {"COPILOT_EXTRA_MODULES": "tests.browser._words_app"}
+    with _served(tmp_path_factory, "words-app", ".web-test-words", env) as served:
         yield served
 
 

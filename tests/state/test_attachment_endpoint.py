@@ -131,8 +131,9 @@ def test_a_refused_file_comes_back_with_the_reason(served):
 
     assert (exe.status_code, exe.json()["error"]) == (422, "report.exe: this type of file is not accepted")
     assert (big.status_code, big.json()["error"]) == (422, "big.png is 12.4 MB; the limit is 10 MB")
-    # the reason's label and fields too, for a page that words it in its own labels
-    assert big.json()["refusal"] == {"key": "file_too_big", "fields": {"name": "big.png", "size": "12.4 MB", "limit": "10 MB"}}
+    # the reason's label and fields too (sizes in bytes), for a page that words it in its own labels
+    refusal = {"key": "file_too_big", "fields": {"name": "big.png", "size": 12_400_000, "limit": 10_000_000}}
+    assert big.json()["refusal"] == refusal
 
 
 def test_a_refusal_is_in_the_apps_words(served):

@@ -47,6 +47,58 @@ def test_a_misspelt_word_is_refused_with_where_to_look():
         Labels().but(plaecholder="Ask Acme…")
 
 
+def test_a_misspelt_label_is_refused_naming_the_close_matches():
+    with pytest.raises(TypeError, match=r"Labels has no sennd \(did you mean send\?\)"):
+        Labels(sennd="Envoyer")
+
+
+def test_a_templates_misspelt_field_is_refused_naming_the_fields_it_takes():
+    with pytest.raises(ValueError, match=r"\{minuts\} is no field of minutes_ago \(did you mean \{minutes\}\?\); it takes"):
+        Labels(minutes_ago="il y a {minuts} min")
+    with pytest.raises(ValueError, match=r"\{name\} is no field of send; it takes no fields"):
+        Labels().but(send="Envoyer {name}")
+    assert Labels(rename="Renommer").rename == "Renommer"  # a field may be left out
+    assert Labels(file_too_big="{limit} au plus : {name} pèse {size}").said("file_too_big", name="a", size=2, limit=1) == (
+        "1 au plus : a pèse 2"
+    )
+
+
+def test_a_label_that_is_no_text_is_refused():
+    with pytest.raises(TypeError, match=r"send is a text \(str\), not int"):
+        Labels(send=3)
+    with pytest.raises(TypeError, match="months takes the twelve months"):
+        Labels(months=("janv.", "févr."))
+
+
+def test_the_statuses_words_name_known_statuses_and_keep_the_others():
+    with pytest.raises(ValueError, match=r"'complet' is no status \(did you mean 'complete'\?\)"):
+        Labels(statuses={"complet": "Terminé"})
+    words = Labels(statuses={"complete": "Terminé"})
+    assert (words.statuses["complete"], words.statuses["error"]) == ("Terminé", "Failed")
+
+
+def test_a_files_size_is_in_the_labels_words():
+    from copilot_ui.core import AttachmentRules, size_text
+
+    french = Labels(one_byte="1 octet", bytes_size="{count} octets", kilobytes="{size} ko", megabytes="{size} Mo")
+    assert [size_text(n, french) for n in (1, 999, 34_000, 12_400_000)] == ["1 octet", "999 octets", "34 ko", "12.4 Mo"]
+    refusal = AttachmentRules().refusal("big.png", "image/png", 12_400_000)
+    assert refusal is not None and refusal.worded(french.but(file_too_big="{name} pèse {size} ; au plus {limit}")) == (
+        "big.png pèse 12.4 Mo ; au plus 10 Mo"
+    )
+
+
+def test_the_header_names_the_demo_model_and_the_model_in_the_layouts_words():
+    from copilot_ui.components._looks import looking
+    from copilot_ui.components._panel import panel
+
+    german = Labels(demo_model="Demo-Modell", demo_model_hint="Geskriptete Antworten", model="Das Modell: {model}")
+    with looking(look_for_layout(labels=german)):
+        header = str(panel("default", "Reiseassistent"))
+    assert "Demo-Modell" in header and "Geskriptete Antworten" in header and "Das Modell: " in header
+    assert "Scripted answers" not in header and "The model that answers" not in header
+
+
 def test_a_layouts_words_win_over_the_apps(app_labels):
     copilot.labels = Labels().but(placeholder="Demandez…", send="Envoyer")
     look = look_for_layout(placeholder="Une question ?", greeting="Bonjour !")
@@ -67,6 +119,8 @@ def test_a_shortcut_is_named_for_screen_readers_and_tooltips():
     assert shortcut_keys("mod+k") == "Control+K Meta+K"
     assert shortcut_keys("ctrl+shift+k") == "Control+Shift+K"
     assert shortcut_hint("mod+/") == "Ctrl+/ or ⌘/"
+    assert shortcut_hint("mod+/", Labels(keys_or="{one} ou {other}")) == "Ctrl+/ ou ⌘/"
+    assert shortcut_hint("ctrl+k", Labels(keys_or="{one} ou {other}")) == "Ctrl+K"
 
 
 def test_a_rated_reply_shows_its_rating_when_its_conversation_is_opened_again(tmp_path):

@@ -73,7 +73,8 @@ async def attached(owner: str, named: dict[str, str], thread_id: str) -> Attache
     try:
         files = await asyncio.to_thread(store.attach, owner, ids, thread_id, max_bytes=limit, every=True)
     except OverLimit as over:
-        said = copilot.labels.said("not_sent_over_limit", limit=size_text(limit), held=size_text(over.held))
+        words = copilot.labels
+        said = words.said("not_sent_over_limit", limit=size_text(limit, words), held=size_text(over.held, words))
         return Attached(refusal=said)
     if len(files) == len(ids):
         return Attached(tuple(files))

@@ -41,7 +41,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
-DEMO_MODEL_LABEL = "Demo model"  # what the header shows for the offline demo model
+DEMO_MODEL_LABEL = "Demo model"  # the offline demo model, as the state and feedback name it (the header: its label)
 _DEFAULT_STORE = "default"
 
 
@@ -145,12 +145,13 @@ class Copilot:
         """The agents a conversation may use: the registered ones, and "default" (chosen from the environment)."""
         return sorted({"default", *self.agents.ids})
 
-    def agent_choices(self) -> list[tuple[str, str]]:
-        """(id, label) of each agent a person may pick (the label is the agent's description, else its id)."""
+    def agent_choices(self, default_name: str = "Copilot") -> list[tuple[str, str]]:
+        """(id, label) of each agent a person may pick (the label is the agent's description, else its id; the
+        default agent's, else `default_name`: the copilot's title in the layout's words)."""
         choices = []
         for agent_id in self.agent_ids():
             agent = self.agents.get(agent_id) if agent_id in self.agents else None
-            label = (agent.description if agent is not None else "") or ("Copilot" if agent_id == "default" else agent_id)
+            label = (agent.description if agent is not None else "") or (default_name if agent_id == "default" else agent_id)
             choices.append((agent_id, label))
         return choices
 

@@ -11,10 +11,12 @@ agent… 12 s") are made on the server, for whichever page shows the conversatio
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core._attachments import REFUSALS, fill_template
+from ...core._attachments import REFUSALS, SIZE_WORDS, fill_template
 
 DEFAULT_ICONS = {
     "copilot": "sparkles",  # before the title in the header
@@ -51,7 +53,9 @@ STATUS_WORDS = {
 
 @dataclass(frozen=True, kw_only=True)
 class Labels:
-    """The copilot's words. Texts with `{…}` are templates: keep the placeholder in a translation."""
+    """The copilot's words. Texts with `{…}` are templates whose fields the copilot fills (`{minutes} min ago`): a
+    translation may use them or leave them out, but a field the label does not have, or a name `Labels` does not
+    have, is refused at once, with the close matches."""
 
     # The header
     title: str = "Copilot"
@@ -60,9 +64,17 @@ class Labels:
     close: str = "Close the copilot"
     close_tooltip: str = "Close"
     open: str = "Open the copilot"  # the popup's button, and the sidebar's when it is collapsed
-    model: str = "The model that answers"
+    with_keys: str = "{label} ({keys})"  # the tooltip of a button that has a shortcut ("Open the copilot (Ctrl+/)")
+    keys_or: str = "{one} or {other}"  # a shortcut with Ctrl or ⌘ ("Ctrl+/ or ⌘/"; the keys keep their names)
+    model: str = "The model that answers: {model}"  # the model's name's tooltip
+    demo_model: str = "Demo model"  # the offline demo model's name
+    demo_model_hint: str = (
+        "Scripted answers from the offline demo model. "
+        "Set COPILOT_MODEL (e.g. openai:gpt-4o-mini) or COPILOT_AGENT_URL for a real one."
+    )
     reconnecting: str = "Reconnecting…"
     agent_picker: str = "Agent"
+    resize: str = "Resize the copilot"  # the docked sidebar's edge
     # The conversation
     conversation: str = "Conversation"
     greeting: str = "Ask about the page, or ask the copilot to change it."  # an empty conversation's first words
@@ -107,7 +119,11 @@ class Labels:
     sent_files: str = "Files"  # the list of a message's files
     remove_file: str = "Remove {name}"
     uploading: str = "Uploading…"
-    # Why a file is refused ({size}, {limit} and {held} come as "34 KB", "10 MB")
+    one_byte: str = SIZE_WORDS["one_byte"]  # a file's size, as the composer and a message show it
+    bytes_size: str = SIZE_WORDS["bytes_size"]
+    kilobytes: str = SIZE_WORDS["kilobytes"]
+    megabytes: str = SIZE_WORDS["megabytes"]
+    # Why a file is refused ({size}, {limit} and {held} are sizes, written with the four labels above)
     file_type_refused: str = REFUSALS["file_type_refused"]
     file_empty: str = REFUSALS["file_empty"]
     file_too_big: str = REFUSALS["file_too_big"]
@@ -158,6 +174,9 @@ class Labels:
     your_answer: str = "Your answer"
     runs_once_approved: str = "This call runs only once you approve it."
     answer_not_used: str = "Your answer “{answer}” could not be used; the copilot was told why."  # {answer}: theirs
+    approval_sentence: str = "Run {tool}."  # what the dialog says a tool with no description does
+    not_a_number: str = "{name}: “{value}” is not a number"  # an argument changed in the dialog that does not fit
+    not_json: str = "{name}: “{value}” is not valid JSON"
     not_run: str = "Not run: you wrote a new message instead"
     activity_content: str = "Content"
     tool_call_card: str = "Tool call {tool}"  # a tool card's accessible name
@@ -179,13 +198,77 @@ class Labels:
     # For the app's developers (`copilot.dev_console`): its log lines are the protocol's own names, not translated
     dev_console: str = "Dev console: this run's events, what was sent, timings"
 
+    def __new__(cls, *args: Any, **given: Any) -> Labels:
+        # (names are checked here: the dataclass's __init__ would refuse a misspelt one without naming close matches)
+        unknown = sorted(set(given) - {entry.name for entry in dataclasses.fields(cls)})
+        if unknown:
+            raise TypeError(_no_such_labels(unknown))
+        return super().__new__(cls)
+
+    def __post_init__(self) -> None:
+        for entry in dataclasses.fields(self):
+            checked = _checked(entry, getattr(self, entry.name))
+            if checked is not getattr(self, entry.name):
+                object.__setattr__(self, entry.name, checked)
+
     def said(self, key: str, **fields: str | int) -> str:
         """The label `key` with its {placeholders} filled (in one pass: braces in a filled-in name stay as they are)."""
         return fill_template(getattr(self, key), fields)
 
     def but(self, **changes: Any) -> Labels:
         """These labels with some changed: `cui.copilot.labels.but(placeholder="Ask Acme…")`."""
-        unknown = set(changes) - {entry.name for entry in dataclasses.fields(self)}
-        if unknown:
-            raise TypeError(f"Labels has no {', '.join(sorted(unknown))}; see the fields of copilot_ui.Labels")
         return dataclasses.replace(self, **changes)
+
+
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _no_such_labels(names: list[str]) -> str:
+    known = [entry.name for entry in dataclasses.fields(Labels)]
+    hints = []
+    for name in names:
+        close = difflib.get_close_matches(name, known, n=3)
+        hints.append(f"{name} (did you mean {' or '.join(close)}?)" if close else name)
+    return f"Labels has no {', '.join(hints)}; see the fields of copilot_ui.Labels"
+
+
+def _checked(entry: dataclasses.Field[Any], value: Any) -> Any:
+    """A label's value as given, once checked against its default (its type, its template's fields)."""
+    name = entry.name
+    if name == "months":
+        if not isinstance(value, (tuple, list)) or len(value) != 12 or not all(isinstance(m, str) for m in value):
+            raise TypeError(f"Labels(months={value!r}): months takes the twelve months' names, January first, as texts")
+        return tuple(value)
+    if name == "statuses":
+        return _checked_statuses(value)
+    if not isinstance(value, str):
+        raise TypeError(f"Labels({name}={value!r}): {name} is a text (str), not {type(value).__name__}")
+    _check_fields(name, value, entry.default)
+    return value
+
+
+def _checked_statuses(value: Any) -> dict[str, str]:
+    """The statuses' words: those given over the defaults (a status left out keeps its English word)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"Labels(statuses={value!r}): statuses takes a dict of a status to its word")
+    for status, word in value.items():
+        if status not in STATUS_WORDS:
+            close = difflib.get_close_matches(str(status), list(STATUS_WORDS), n=3)
+            hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+            raise ValueError(f"Labels(statuses=...): {status!r} is no status{hint}; the statuses are {', '.join(STATUS_WORDS)}")
+        if not isinstance(word, str):
+            raise TypeError(f"Labels(statuses=...): the word for {status!r} is a text (str), not {type(word).__name__}")
+        _check_fields(f"statuses[{status!r}]", word, STATUS_WORDS[status])
+    return {**STATUS_WORDS, **value}
+
+
+def _check_fields(name: str, value: str, default: str) -> None:
+    """A template may use its default's fields, and no other: a misspelt field would show as it is."""
+    takes = _PLACEHOLDER.findall(default)
+    for used in _PLACEHOLDER.findall(value):
+        if used in takes:
+            continue
+        close = difflib.get_close_matches(used, takes, n=1)
+        hint = f" (did you mean {{{close[0]}}}?)" if close else ""
+        fields = ", ".join(f"{{{known}}}" for known in takes) if takes else "no fields"
+        raise ValueError(f"Labels({name}={value!r}): {{{used}}} is no field of {name}{hint}; it takes {fields}")

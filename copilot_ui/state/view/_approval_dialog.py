@@ -13,7 +13,7 @@ from typing import Any
 from ag_ui.core import ToolCall
 
 from ...core import ArgumentsInvalid, Tool
-from ..declarations import ToolUI
+from ..declarations import ToolUI, copilot
 
 _KINDS = {"string": "text", "number": "number", "integer": "integer", "boolean": "boolean"}
 
@@ -107,7 +107,8 @@ def _parsed(name: str, kind: str, text: str) -> Any:
             return float(text)
         return json.loads(text)
     except ValueError:
-        raise ValueError(f"{name}: {text!r} is not {'a number' if kind in ('integer', 'number') else 'valid JSON'}") from None
+        said = "not_a_number" if kind in ("integer", "number") else "not_json"
+        raise ValueError(copilot.labels.said(said, name=name, value=text)) from None
 
 
 def _may_edit(editable: bool | tuple[str, ...], name: str) -> bool:
@@ -136,8 +137,8 @@ def _sentence(name: str, arguments: dict[str, Any], tool: Tool | None, ui: ToolU
             return str(ui.describe(SimpleNamespace(**tool.validate(arguments))))
         except Exception:  # a sentence that cannot be made falls back to the description
             pass
-    description = (tool.description.split("\n\n")[0].strip() if tool is not None else "") or f"Run {name}."
-    return description
+    description = tool.description.split("\n\n")[0].strip() if tool is not None else ""
+    return description or copilot.labels.said("approval_sentence", tool=name)
 
 
 def pending_approval(items: list[dict[str, Any]], dismissed: list[str]) -> tuple[str, str] | None:
