@@ -52,6 +52,8 @@ _PUBLIC = {
     "attachment_endpoint": "copilot_ui._attachment_endpoint",
     "AttachmentRules": "copilot_ui.core",
     "color_mode_from": "copilot_ui.components",
+    # building the page (in rxconfig.py)
+    "use_bundled_node": "copilot_ui._node",
     # what a tool and a hook use (the loop itself, its thread and its toolbox are in copilot_ui.core)
     "ToolContext": "copilot_ui.core",
     "LoopLimits": "copilot_ui.core",

