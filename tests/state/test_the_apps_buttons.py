@@ -169,7 +169,7 @@ def test_an_edit_that_does_not_fit_is_said_on_the_tasks_card_and_nothing_runs(co
     [card] = copilot.state(TaskState).cards
     copilot.click(TaskState.approve({"card": card["id"], "digest": card["digest"], "arg:days": "soon"}))
     [card] = copilot.state(TaskState).cards
-    assert (card["status"], card["error"]) == ("awaiting_approval", "days: 'soon' is not a number")
+    assert (card["status"], card["error"]) == ("awaiting_approval", "days: “soon” is not a number")
     copilot.approve(days=3)
     assert [json.loads(shown) for shown in copilot.state(TaskArgumentsState).shown] == [{"order_id": "#1041", "days": 3}]
 
