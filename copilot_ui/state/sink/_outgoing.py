@@ -102,6 +102,7 @@ class Outgoing:
         self._timer: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
+        self.pieces_sent = 0  # pieces of text sent so far: the drive keeps its thread when they grew
 
     # What the subclass tells
 
@@ -278,6 +279,7 @@ class Outgoing:
                 stream.pending.clear()
                 stream.seq += 1
                 stream.sent.append(piece)
+                self.pieces_sent += 1
                 self._seqs[tid] = stream.seq
                 calls.append(append_script(tid, stream.seq, piece))
             if stream.ended:
