@@ -5,6 +5,8 @@
   installed) also the write-ahead log the server wrote. The goal: the same at 1,000 as at 10. For
   scale, the size of the whole thread, which the former store rewrote on every save.
 - Time of a save at 10 and at 1,000 prior messages (the store serializes the thread to compare).
+- The event loop's share of a save made while a reply streams (the copilot makes one a second at most, KEPT_EVERY):
+  reading the thread and the view's notes, at 10, 100 and 1,000 prior messages; the write goes to a thread of its own.
 - Time to open (load) a stored thread of 1,000 messages, in a new store as after a restart.
 - Memory of 50 stored threads of 200 messages: held by the store when none is open (only open
   threads are kept), and with all 50 open (the threads themselves plus what the store remembers).
@@ -26,6 +28,7 @@ from pathlib import Path
 from ag_ui.core import AssistantMessage
 from sqlalchemy import text
 
+from copilot_ui.state.view import Conversation
 from copilot_ui.store import SQLThreadStore
 from tests.services import ServiceUnavailable, running_postgres
 from tests.store.meter import WriteMeter
@@ -44,6 +47,8 @@ def main() -> None:
             print(f"store_save_time_{prior}: {seconds * 1e3:.2f} ms")
             print(f"store_whole_thread_json_{prior}: {whole} B")
         print(f"store_load_1000_messages: {load_seconds(store.url) * 1e3:.1f} ms")
+        for prior in (10, 100, 1_000):
+            print(f"store_save_while_streaming_read_{prior}: {streaming_save_read(store, prior) * 1e3:.2f} ms")
     with sqlite_store("search.db") as store:
         print_search_figures(store, "store")
     postgres_figures()
@@ -66,6 +71,23 @@ def turn_cost(store: SQLThreadStore, prior: int) -> tuple[WriteMeter, float, int
         results.append((seconds, meter))
     seconds, meter = sorted(results, key=lambda result: result[0])[len(results) // 2]
     return meter, seconds, len(json.dumps(thread.to_json()).encode())
+
+
+def streaming_save_read(store: SQLThreadStore, prior: int) -> float:
+    """Median of 21: what a save made while a reply streams reads on the event loop (the thread, half a reply in
+    pieces, and the view's notes), on a thread of `prior` stored messages."""
+    thread = stored_thread(store, prior, OWNER)
+    thread.add_user_message("one more question")
+    thread.add_message(AssistantMessage(id="streaming", content=""))
+    conversation = Conversation.of(thread.id)
+    conversation.items(thread)  # (every message has its item id, as a shown conversation's view does)
+    times = []
+    for piece in range(21):
+        thread.append_text("streaming", f"word {piece} ")
+        started = time.perf_counter()
+        store.prepare_save(OWNER, thread, notes=conversation.to_notes())
+        times.append(time.perf_counter() - started)
+    return sorted(times)[len(times) // 2]
 
 
 def load_seconds(url: object, messages: int = 1_000) -> float:

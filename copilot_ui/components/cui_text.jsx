@@ -2,8 +2,10 @@
 //
 // The backend never resends a growing text: it calls __cuiA(tid, seq, piece) with each new piece
 // (seq counts the pieces of that text from 0) and __cuiS({tid: [seq, text], ...}) to hand over
-// whole texts (a person's message, a text the tab missed after a reload or a reconnect). A piece
-// that does not follow the last one asks the backend for the whole text again.
+// whole texts (a person's message, a text the tab missed after a reload or a reconnect); a whole
+// text at a lower seq than the tab's is older and kept out, unless __cuiS is told to replace (the
+// texts of a conversation as kept, once nothing writes it). A piece that does not follow the last
+// one asks the backend for the whole text again.
 //
 // Everything shown here came from an agent or a stranger: Markdown without raw HTML (HTML shows
 // as text), links only http(s) and mailto (opened in a new tab, without opener or referrer),
@@ -37,10 +39,10 @@ const append = (tid, seq, piece) => {
   notify(tid);
 };
 
-const setTexts = (updates) => {
+const setTexts = (updates, replace = false) => {
   for (const [tid, [seq, text]] of Object.entries(updates)) {
     const entry = texts.get(tid);
-    if (entry === undefined || seq >= entry.seq) {
+    if (replace || entry === undefined || seq >= entry.seq) {
       texts.set(tid, { seq, text });
       notify(tid);
     }

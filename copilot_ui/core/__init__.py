@@ -3,6 +3,7 @@
 What an app or an integrator uses is named here; the loop's phases stay in their modules.
 """
 
+from ._agent_run import GO_ON
 from ._attachments import Attachment, AttachmentBytes, AttachmentRules, Refusal, attachments_of, size_text
 from ._awaiting import Awaiting, call_digest
 from ._calls import parse_arguments
@@ -42,6 +43,7 @@ from ._toolbox import Toolbox
 from ._tools import ArgumentsInvalid, Tool, tool_from_function
 
 __all__ = [
+    "GO_ON",
     "AgentEventReceived",
     "AgentRunFinished",
     "AgentRunStarted",

@@ -3,7 +3,8 @@
 run_agent ─┬─ the person's queued messages join the thread (a new turn starts with them)
            ├─ over the turn limit? → "limit"
            ├─ commit: the page shows what the tools changed before the agent sees it
-           ├─ the input (context read fresh; resume for decided interrupts) → before_agent_call
+           ├─ the input (context read fresh; resume for decided interrupts; after a Retry of a reply the
+           │  server's stopping cut off, a request to go on from it) → before_agent_call
            ├─ stream: every event verified, applied, translated for subscribers, shown to on_event
            └─ a failure is shown once and answers the run's open calls; a cut-off reply's calls
               are marked; after_agent_call
@@ -15,7 +16,7 @@ import inspect
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ag_ui.core import BaseEvent, RunAgentInput
+from ag_ui.core import BaseEvent, Message, RunAgentInput, UserMessage
 
 from ..agents import AgentAborted, AgentError
 from ..protocol import EventPipeline, ProtocolError, new_id
@@ -32,6 +33,13 @@ if TYPE_CHECKING:
     from ._drive import Drive
 
 logger = logging.getLogger("copilot_ui.core")
+
+# What the agent reads, after the reply it was writing when the server stopped, when the person presses Retry (a
+# message of this one run: the thread keeps the reply, and the agent's next one follows it).
+GO_ON = (
+    "Your last reply was cut off: the server stopped while you were writing it, and the person has read it as far "
+    "as it goes. Go on from exactly where it ends, without repeating any of it."
+)
 
 
 async def run_agent(drive: Drive) -> TurnOutcome | None:
@@ -91,12 +99,13 @@ async def _build_input(drive: Drive) -> RunAgentInput:
     context = loop.context() if loop.context is not None else []
     if inspect.isawaitable(context):
         context = await context
+    messages: list[Message] = [message for message in thread.messages if message.role != "activity"]
+    if drive.retrying and thread.turn.going_on:
+        messages.append(UserMessage(id=new_id("go-on-"), content=GO_ON))
     return RunAgentInput(
         thread_id=thread.id,
         run_id=new_id("run-"),
-        messages=await with_attachment_bytes(
-            [message for message in thread.messages if message.role != "activity"], loop.attachment_bytes
-        ),
+        messages=await with_attachment_bytes(messages, loop.attachment_bytes),
         tools=loop.toolbox.ag_ui_tools(loop.agent.agent_id, loop.session),
         context=list(context),
         state=thread.state,
@@ -157,7 +166,7 @@ async def _stream(drive: Drive, run_input: RunAgentInput) -> TurnOutcome | None:
 def _begin_run(drive: Drive, run_input: RunAgentInput) -> None:
     """The book notes the run; the interrupts its resume answers are used up."""
     thread, turn = drive.thread, drive.thread.turn
-    turn.follow_up_due, turn.failed, drive.retrying = False, None, False
+    turn.follow_up_due, turn.failed, turn.going_on, drive.retrying = False, None, False, False
     turn.agent_runs += 1
     turn.last_sent_message_id = run_input.messages[-1].id if run_input.messages else None
     if thread.interrupts:

@@ -160,7 +160,8 @@ class RunLoop:
         return result.content if result is not None and isinstance(result.content, str) else ""
 
     async def retry(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
-        """Run the agent again after its last run failed, on the same messages (what the failed run added goes).
+        """Run the agent again after its last run failed, on the same messages (what the failed run added goes); after
+        a run the server's stopping cut off (`Thread.interrupted_after`), the agent goes on from what it had said.
 
         Raises RuntimeError when the thread's last agent run did not fail: there is nothing to retry.
         """

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ag_ui.core import Interrupt, Message, ToolMessage, UserMessage
+from ag_ui.core import ActivityMessage, AssistantMessage, Interrupt, Message, ReasoningMessage, ToolMessage, UserMessage
 
 from .. import protocol
 from ._attachments import Attachment, user_content
@@ -23,6 +23,7 @@ from ._awaiting import Awaiting, digest_of_call, fits, interrupt_as_shown
 from ._decisions import Decision, decision_from_json, decision_json
 
 logger = logging.getLogger("copilot_ui.core")
+INTERRUPTED = "interrupted"  # the failure of an agent run that the server's stopping cut off
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class TurnBook:
     last_sent_message_id: str | None = None  # the last message of the thread when the agent last ran
     failed: str | None = None  # the error of the last agent run, when it failed (RunLoop.retry runs it again)
     failed_after: str | None = None  # the last message before the failed run added any (None: from the start)
+    going_on: bool = False  # the failed run was cut off mid-reply: Retry asks the agent to go on from what it said
 
 
 class Thread(protocol.Thread):
@@ -151,6 +153,32 @@ class Thread(protocol.Thread):
         if isinstance(message, ToolMessage):  # a call with its result waits for no one: its decision is used up
             self.forget_waiting(message.tool_call_id)
 
+    def interrupted_after(self, after: str | None) -> None:
+        """The server stopped during the agent run that followed message `after` (None: the first message).
+
+        What the run said stays: the person read it. What it left unfinished goes: its calls without
+        a result (they never ran, or their arguments had not all come), and a reply left with nothing
+        in it. Retry then goes on from what it said (`turn.going_on`), or runs it again if it said nothing.
+        """
+        messages = self.messages
+        start = 0 if after is None else next((i + 1 for i, m in enumerate(messages) if m.id == after), len(messages))
+        kept, changed = messages[:start], False
+        for message in messages[start:]:
+            if isinstance(message, AssistantMessage) and message.tool_calls:
+                answered = [call for call in message.tool_calls if self.result_of(call.id) is not None]
+                if len(answered) < len(message.tool_calls):
+                    message, changed = message.model_copy(update={"tool_calls": answered or None}), True
+            if _empty(message):
+                changed = True
+                continue
+            kept.append(message)
+        if changed:
+            self.replace_messages(kept)
+        said = [message for message in kept[start:] if not isinstance(message, ActivityMessage)]
+        self.turn.failed = INTERRUPTED
+        self.turn.failed_after = kept[-1].id if said else after
+        self.turn.going_on = bool(said) and isinstance(said[-1], AssistantMessage | ReasoningMessage)
+
     # Stores
 
     def bookkeeping_json(self) -> dict[str, Any]:
@@ -176,6 +204,13 @@ class Thread(protocol.Thread):
     def from_messages(cls, messages: list[Message], state: Any = None, thread_id: str | None = None) -> Thread:
         """A thread holding these messages."""
         return cls(thread_id, messages, state)
+
+
+def _empty(message: Message) -> bool:
+    """An agent's reply (or reasoning) with no words and no calls."""
+    if not isinstance(message, AssistantMessage | ReasoningMessage) or getattr(message, "tool_calls", None):
+        return False
+    return not isinstance(message.content, str) or message.content.strip() == ""
 
 
 def _queued_from_json(value: dict[str, Any]) -> QueuedMessage:

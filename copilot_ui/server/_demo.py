@@ -39,6 +39,7 @@ from pydantic_ai.models.function import (
     FunctionModel,
 )
 
+from ..core import GO_ON
 from ._demo_attachments import attachments_said, prompt_words
 from ._demo_script import DemoScript, Move, ToolResult, Turn, next_move
 from ._shared_state import SHARED_STATE
@@ -54,8 +55,10 @@ def demo_model(word_delay: float = WORD_DELAY, *, script: DemoScript | None = No
     the tools answered, and otherwise describes the app it is in; `script` scripts more of it (see DemoScript)."""
 
     async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls | DeltaThinkingCalls]:
+        messages, told = _going_on(messages)
         said = attachments_said(messages)  # the person sent files: the model says what it got
         pieces = list(_pieces(Move(text=said) if said else next_move(read_turn(messages, info), script)))
+        pieces = _rest_of(pieces, told)
         if not word_delay:  # as fast as it goes: each piece as it is
             for piece in pieces:
                 yield piece
@@ -102,6 +105,25 @@ def _pieces(move: Move) -> Iterator[str | DeltaToolCalls | DeltaThinkingCalls]:
             first = count == 0
             yield {index: DeltaToolCall(call.tool if first else None, piece, tool_call_id=call_id if first else None)}
     yield from _words(move.text)
+
+
+def _going_on(messages: list[ModelMessage]) -> tuple[list[ModelMessage], str]:
+    """When the copilot asks it to go on with a reply the server's stopping cut off (GO_ON): the conversation up to
+    that reply, and what the reply said; else the messages as they are, and ""."""
+    if len(messages) < 2 or _prompt(messages[-1] if isinstance(messages[-1], ModelRequest) else None) != GO_ON:
+        return messages, ""
+    told = messages[-2].text if isinstance(messages[-2], ModelResponse) else None
+    return (messages[:-1], told) if told else (messages, "")
+
+
+def _rest_of(
+    pieces: list[str | DeltaToolCalls | DeltaThinkingCalls], told: str
+) -> list[str | DeltaToolCalls | DeltaThinkingCalls]:
+    """The words of the reply after what it `told` already (the person read those), as a model goes on from them."""
+    words = "".join(piece for piece in pieces if isinstance(piece, str))
+    if not told or not words.startswith(told):
+        return pieces
+    return list(_words(words[len(told) :]))
 
 
 def _merged(pieces: list[str | DeltaToolCalls | DeltaThinkingCalls]) -> Iterator[str | DeltaToolCalls | DeltaThinkingCalls]:

@@ -674,7 +674,8 @@ def opened(
         thread, conversation = resumed(stored, copilot.rendered_tools(), going=going)
         conversation.seqs.update(counted or {})
     so_far = running.sink.text_so_far if running is not None else None
-    texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW)
+    # (nothing writes it: its texts as kept replace what the tab holds, say the pieces a drive cut off had sent it)
+    texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW, replace=running is None and not going)
     return thread, conversation, texts
 
 

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
 
 import reflex as rx
 from pydantic_ai import Agent as PydanticAgent
-from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import copilot_ui as cui
 from copilot_ui.agents import LocalAgent
 from copilot_ui.copilot_ui import DashboardState
+from copilot_ui.core import GO_ON
 
 RUNS: Counter[str] = Counter()  # runs by note: a test checks that its own call ran once
 
@@ -37,6 +39,31 @@ async def _echo(messages: list[ModelMessage], _info: AgentInfo) -> AsyncIterator
 # A second agent, so that the copilot offers a picker.
 cui.copilot.agents.register(
     LocalAgent(PydanticAgent(FunctionModel(stream_function=_echo)), agent_id="echo", description="Echo agent")
+)
+
+STORY = (
+    "Once upon a time a lighthouse keeper counted the ships that passed his rock. Each night he wrote their names "
+    "in a blue book, and each morning he read them to the gulls. One winter a ship came by with no name at all, "
+    "and the keeper, who had never left his rock, rowed out to ask it where it was going. It was going nowhere, "
+    "it said, and it had all the time in the world."
+)
+STORY_WORD_SECONDS = 0.1  # a word every 100 ms: the story takes about 7 s to tell
+
+
+async def _story(messages: list[ModelMessage], _info: AgentInfo) -> AsyncIterator[str]:
+    """Tells STORY a word at a time; asked to go on with it after it was cut off, it goes on from where it ends."""
+    asked = messages[-1].parts[-1] if isinstance(messages[-1], ModelRequest) and messages[-1].parts else None
+    told = messages[-2].text or "" if len(messages) > 1 and isinstance(messages[-2], ModelResponse) else ""
+    going_on = isinstance(asked, UserPromptPart) and asked.content == GO_ON and STORY.startswith(told)
+    rest = STORY[len(told) :] if going_on else STORY
+    for word in re.findall(r"\S+\s*|\s+", rest):
+        yield word
+        await asyncio.sleep(STORY_WORD_SECONDS)
+
+
+# An agent whose reply takes a while, for the tests that stop the server while it streams.
+cui.copilot.agents.register(
+    LocalAgent(PydanticAgent(FunctionModel(stream_function=_story)), agent_id="story", description="Story agent")
 )
 
 

@@ -32,6 +32,17 @@ def replies(page: Page) -> Locator:
     return page.locator('[data-kind="assistant"]')
 
 
+def text_of(reply: Locator) -> str:
+    """The whole text of a reply (or any text the copilot shows) as the tab holds it, before any cut."""
+    tid = reply.locator("[data-tid]").first.get_attribute("data-tid")
+    return reply.page.evaluate(f"window.__cuiText({tid!r}) ?? ''")
+
+
+def kinds(page: Page) -> list[str]:
+    """What the conversation shows, in order: user, assistant, error, notice…"""
+    return copilot(page).locator("[data-kind]").evaluate_all("shown => shown.map((each) => each.dataset.kind)")
+
+
 def card(page: Page, tool: str) -> Locator:
     """The cards of a tool's calls."""
     return page.locator(f'[data-tool="{tool}"]')

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import asyncio
 
-from ag_ui.core import Context, RunErrorEvent, RunFinishedSuccessOutcome, TextMessageStartEvent
+from ag_ui.core import (
+    AssistantMessage,
+    Context,
+    FunctionCall,
+    RunErrorEvent,
+    RunFinishedSuccessOutcome,
+    TextMessageStartEvent,
+    ToolCall,
+)
 
 from copilot_ui.agents import AgentError, Pause
 from copilot_ui.agents import scripts as s
-from copilot_ui.core import ErrorOccurred, LoopLimits, tool_from_function
+from copilot_ui.core import GO_ON, ErrorOccurred, LoopLimits, Thread, tool_from_function
 
 from .conftest import assert_one_result_per_call, make_loop, reply_with_results, results
 
@@ -373,3 +381,42 @@ async def test_retry_when_nothing_failed_is_refused_clearly(thread):
     with pytest.raises(RuntimeError, match="nothing to retry"):
         await loop.retry(thread)
     assert len(agent.inputs) == 1
+
+
+def cut_off_mid_reply() -> Thread:
+    """A thread as the store kept it when the server stopped: a reply half written, a call whose arguments had not
+    all come, after the person's message."""
+    thread = Thread()
+    thread.add_user_message("tell me a story", "u1")
+    thread.add_message(AssistantMessage(id="m1", content="Once upon a time a keeper"))
+    call = ToolCall(id="c1", function=FunctionCall(name="note", arguments='{"text": "a li'))
+    thread.add_message(AssistantMessage(id="m2", tool_calls=[call]))
+    thread.interrupted_after("u1")
+    return thread
+
+
+async def test_retry_after_the_server_stopped_mid_reply_keeps_the_words_and_asks_the_agent_to_go_on():
+    thread = cut_off_mid_reply()
+    assert [(m.id, m.content) for m in thread.messages] == [("u1", "tell me a story"), ("m1", "Once upon a time a keeper")]
+    loop, agent, _ = make_loop(s.text_reply(" counted the ships.", message_id="m3"))
+
+    assert (await loop.retry(thread)).status == "done"
+    sent = agent.inputs[0].messages
+    assert [m.id for m in sent[:2]] == ["u1", "m1"]  # the words the person read, as the agent wrote them
+    assert (sent[2].role, sent[2].content) == ("user", GO_ON)  # then the request to go on, for this run only
+    assert [(m.id, m.content) for m in thread.messages] == [
+        ("u1", "tell me a story"),
+        ("m1", "Once upon a time a keeper"),
+        ("m3", " counted the ships."),
+    ]
+
+
+async def test_retry_after_the_server_stopped_before_the_agent_said_anything_runs_it_again():
+    thread = Thread()
+    thread.add_user_message("tell me a story", "u1")
+    thread.interrupted_after("u1")
+    loop, agent, _ = make_loop(s.text_reply("Once upon a time."))
+
+    assert (await loop.retry(thread)).status == "done"
+    assert [m.id for m in agent.inputs[0].messages] == ["u1"]
+    assert [m.content for m in thread.messages] == ["tell me a story", "Once upon a time."]

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests._processes import free_port, stop_group
-from tests.browser._person import ask, card, copilot, dialog, idle, replies
+from tests.browser._person import ask, card, copilot, dialog, idle, kinds, replies, text_of
 from tests.browser.conftest import Tabs, _tail
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,7 +168,7 @@ def test_the_second_run_in_the_same_folder_answers_and_keeps_the_first_conversat
     expect(page.locator('[data-kpi="Refunds"]')).to_have_text("24")  # the dashboard agrees with the conversation
 
 
-def test_an_edit_while_a_reply_streams_reloads_and_retry_finishes_the_turn(dev: DevServer, tabs: Tabs):
+def test_an_edit_while_a_reply_streams_reloads_keeps_its_words_and_retry_goes_on_from_them(dev: DevServer, tabs: Tabs):
     if dev.process is None:
         dev.start()
     page = open_copilot(tabs, dev)
@@ -177,15 +177,29 @@ def test_an_edit_while_a_reply_streams_reloads_and_retry_finishes_the_turn(dev: 
     idle(page, DEV_TURN)
 
     ask(page, "hello")
-    expect(page.locator('[data-kind="live"]')).to_contain_text("Hello!", timeout=DEV_TURN)
+    live = page.locator('[data-kind="live"]')
+    expect(live).to_contain_text("Hello!", timeout=DEV_TURN)
     tabs.allowed.append(lambda text: "ERR_CONNECTION_REFUSED" in text)  # the backend restarts: the tab reconnects
+    shown = text_of(live)
     app_module = dev.folder / "copilot_ui" / "copilot_ui.py"
     app_module.write_text(app_module.read_text() + "\n# edited while a reply streams\n")
 
     interrupted = copilot(page).get_by_role("alert").filter(has_text="Interrupted")
     expect(interrupted).to_be_visible(timeout=RELOAD_TIMEOUT)
     expect(replies(page).first).to_have_text("Done: the Orders table shows 3 orders from Berlin.")  # still there
+    expect(replies(page)).to_have_count(2)
+    assert kinds(page)[-3:] == ["user", "assistant", "error"]  # the words, then the notice
+    kept = text_of(replies(page).last)
+    assert kept.startswith(shown), f"words the person read were lost: {kept!r}, they had read {shown!r}"
     interrupted.get_by_role("button", name="Retry").click()
     expect(replies(page).last).to_contain_text("COPILOT_AGENT_URL to the address of your AG-UI server.", timeout=DEV_TURN)
     idle(page, DEV_TURN)
     expect(interrupted).to_have_count(0)  # answered by the retry
+    expect(replies(page)).to_have_count(3)
+    assert text_of(replies(page).nth(1)) == kept  # the person keeps the words they read
+    told = kept + text_of(replies(page).last)  # and the model went on from them
+
+    page.get_by_role("button", name="New conversation").first.click()
+    ask(page, "hello")
+    idle(page, DEV_TURN)
+    assert text_of(replies(page).last) == told  # the whole reply, each word once

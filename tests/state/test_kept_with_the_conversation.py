@@ -12,6 +12,8 @@ from ag_ui.core import ActivityDeltaEvent, ActivitySnapshotEvent, AssistantMessa
 from copilot_ui.agents import ScriptedAgent
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import RunLoop, Thread
+from copilot_ui.state import Labels
+from copilot_ui.state.turns import Keeper, resumed, written
 from copilot_ui.state.view import Conversation
 from copilot_ui.store import SQLThreadStore
 
@@ -68,3 +70,29 @@ def test_a_call_the_agent_ran_itself_and_that_failed_shows_as_failed():
 
     cards = [item for item in Conversation.of(thread.id).items(thread) if item["k"] == "t"]
     assert [card["s"] for card in cards] == ["error", "complete"]
+
+
+def test_a_reply_kept_while_it_streamed_comes_back_with_its_words_then_the_notice(tmp_path):
+    async def streaming() -> Thread:
+        store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
+        keeper = Keeper(store, "alice", "default")
+        thread = Thread(store.create("alice", agent="default").id)
+        thread.add_user_message("tell me a story", "u1")
+        conversation = Conversation.of(thread.id)
+        keeper.run_starts(thread, conversation)  # the agent runs after the person's message
+        thread.add_message(AssistantMessage(id="m1", content=""))
+        thread.append_text("m1", "Once upon a time")
+        keeper.save(thread, conversation, running=True)  # while it streams: the run's start is still where it was
+        thread.append_text("m1", " a keeper")  # (then the server is killed)
+        await written(thread.id)
+        return thread
+
+    thread = asyncio.run(streaming())
+    stored = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}").load_with_notes("alice", thread.id)
+    reopened, conversation = resumed(stored, frozenset())
+    assert [(m.id, m.content) for m in reopened.messages] == [("u1", "tell me a story"), ("m1", "Once upon a time")]
+    shown = conversation.items(reopened)
+    assert [item["k"] for item in shown] == ["u", "a", "e"]  # the words, then the notice, with Retry
+    assert shown[-1]["retry"] == 1
+    assert conversation.text_of(shown[-1]["id"], reopened) == Labels().interrupted
+    assert reopened.turn.going_on  # Retry has the agent go on from them

@@ -102,6 +102,7 @@ class Outgoing:
         self._timer: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
+        self.pieces_sent = 0  # pieces of text sent so far: the drive keeps its thread when they grew
 
     # What the subclass tells
 
@@ -118,13 +119,20 @@ class Outgoing:
 
     # Buffers
 
-    def _append(self, tid: str, delta: str) -> None:
+    def _begin_stream(self, tid: str) -> _Stream:
+        """A text that pieces will write (a reply, a call's arguments), from the moment its item shows: a tab that asks
+        for it before the first piece gets what was sent of it (nothing yet), not the thread's text of another shape."""
         stream = self._streams.get(tid)
         if stream is None:
             stream = self._streams[tid] = _Stream(self._scrubber.stream(), seq=self._seqs.get(tid, -1))
-            self._urgent = True  # the first words of a text go at once
+        return stream
+
+    def _append(self, tid: str, delta: str) -> None:
+        stream = self._begin_stream(tid)
         piece = stream.scrubber.feed(delta)
         if piece:
+            if not stream.sent and not stream.pending:
+                self._urgent = True  # the first words of a text go at once
             stream.pending.append(piece)
             self._pending_chars += len(piece)
 
@@ -140,6 +148,9 @@ class Outgoing:
     def _whole(self, tid: str, text: str) -> None:
         self._wholes[tid] = self._scrubber.scrub(text)
         self._urgent = True
+        stream = self._streams.get(tid)
+        if stream is not None:  # the whole text follows its pieces (a call's arguments, pretty once complete)
+            stream.ended = True
 
     def _items_changed(self, can_wait: bool = False) -> None:
         """The items must be sent again; `can_wait`: this change may wait like text (if all pending ones may)."""
@@ -268,6 +279,7 @@ class Outgoing:
                 stream.pending.clear()
                 stream.seq += 1
                 stream.sent.append(piece)
+                self.pieces_sent += 1
                 self._seqs[tid] = stream.seq
                 calls.append(append_script(tid, stream.seq, piece))
             if stream.ended:

@@ -153,6 +153,7 @@ class ViewSink(Outgoing):
     def _message_started(self, event: MessageStarted) -> None:
         self._agent_spoke(event)
         self.marks.streaming.add(event.message_id)
+        self._begin_stream(self.conversation.message_item(event.message_id, "assistant"))
         if self._run_id:
             self.conversation.runs[event.message_id] = self._run_id  # told to the app with feedback on this reply
         self._items_changed(can_wait=True)  # the new reply goes with its first words: one frame of items, not two
@@ -171,6 +172,7 @@ class ViewSink(Outgoing):
     def _reasoning_started(self, event: ReasoningStarted) -> None:
         self._agent_spoke(event)
         self.marks.streaming.add(event.message_id)
+        self._begin_stream(self.conversation.message_item(event.message_id, "reasoning"))
         self._thinking_since = time.monotonic()
         self._items_changed()
 
@@ -191,6 +193,7 @@ class ViewSink(Outgoing):
         self._agent_spoke(event)
         copilot.tool_called(event.tool_name)
         self.marks.arguments.add(event.call_id)
+        self._begin_stream(self.conversation.call_item(event.call_id) + ".a")
         if drawn_by_app(event.tool_name, self.conversation.rendered):
             self._drawn.add(event.call_id)
         if event.call_id in self.thread.predicting:

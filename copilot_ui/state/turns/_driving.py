@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing.util
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -25,7 +27,7 @@ from ..view import Conversation
 from . import _drives as drives
 from . import _remote as remote
 from ._browser_answers import DrivePage
-from ._keeping import Keeper
+from ._keeping import KEPT_EVERY, Keeper, writes_land
 from ._session_states import SessionStates
 from ._tab import Refused, Tab
 
@@ -115,7 +117,7 @@ def begin(
     async def commit() -> None:
         """Before each agent run: the thread is kept (read now, written later) and the page shows the tools' changes."""
         if keeper is not None:
-            keeper.save(thread, conversation, running=True)
+            keeper.run_starts(thread, conversation)
         if thread.turn.agent_runs == 0:  # the turn's first run: no tool changed anything yet, the message shows meanwhile
             sink.commit_soon()
         else:
@@ -134,6 +136,8 @@ def begin(
         limits=copilot.limits,
         attachment_bytes=attachment_bytes_for(owner, thread.id),
     )
+    if keeper is not None:
+        _kept_at_exit()
     return drives.begin(thread, loop, sink, tab, keeper)
 
 
@@ -153,15 +157,20 @@ async def run(tab: Tab, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
 
 async def _drive(tab: Tab, drive: drives.Drive, job: Work) -> None:
     current_page.set(DrivePage(drive))  # browser tools this drive runs (in tasks of this one) reach its tab
+    keeping = asyncio.ensure_future(_keep_what_it_shows(drive)) if drive.keeper is not None else None
     try:
         await job(drive)
     except asyncio.CancelledError:  # the server is going down: the conversation is kept, marked as cut off
         drive.interrupted = True
+        if drive.keeper is not None:  # (now: the loop may stop before the end of this drive's `finally`)
+            drive.keeper.save(drive.thread, drive.sink.conversation, running=True)
         raise
     except Exception:  # a bug must not leave the copilot spinning: the person sees that it failed
         logger.exception("the copilot's run failed")
         drive.sink.emit(ErrorOccurred(FAILED))
     finally:
+        if keeping is not None:
+            keeping.cancel()  # (before the last save, which then comes after its saves)
         drives.leave(drive)
         saved: asyncio.Future[None] | None = None
         try:
@@ -177,6 +186,40 @@ async def _drive(tab: Tab, drive: drives.Drive, job: Work) -> None:
             if saved is not None:
                 await saved  # another worker reads the thread from the store once this one lets it go
             await remote.release(drive.thread.id)
+
+
+async def _keep_what_it_shows(drive: drives.Drive) -> None:
+    """While the drive runs: its thread is kept every KEPT_EVERY seconds in which it showed new text (a reply, a
+    call's arguments), so that a crash or a killed worker loses at most the words of the last KEPT_EVERY."""
+    assert drive.keeper is not None
+    kept = drive.sink.pieces_sent
+    while True:
+        await asyncio.sleep(KEPT_EVERY)
+        if drive.sink.pieces_sent != kept:
+            kept = drive.sink.pieces_sent
+            drive.keeper.save(drive.thread, drive.sink.conversation, running=True)
+
+
+def _keep_at_exit() -> None:
+    """The server's process exits (SIGTERM, Ctrl-C, dev mode's reload) while drives run: the saves on their way land,
+    then each running drive's thread is kept as it is, every word shown included, its run cut off (its `finally`
+    does not run: the event loop is gone)."""
+    writes_land()
+    for drive in drives.running_drives():
+        if drive.keeper is not None:
+            drive.keeper.save_now(drive.thread, drive.sink.conversation)
+
+
+_exit_hook_in: set[int] = set()  # the processes whose drives are kept when they exit
+
+
+def _kept_at_exit() -> None:
+    """Have this process keep its drives when it exits, once per process: a server's worker process (multiprocessing,
+    as granian's are) exits without running `atexit`, and forgets the exit hooks its parent made before it was forked;
+    multiprocessing's own exit hooks run in both, and in a plain process at `atexit`."""
+    if os.getpid() not in _exit_hook_in:
+        _exit_hook_in.add(os.getpid())
+        multiprocessing.util.Finalize(None, _keep_at_exit, exitpriority=100)
 
 
 async def _not_running(tab: Tab) -> None:

@@ -1,13 +1,16 @@
 """Conversations kept in the app's store: saved at message boundaries, loaded for their owner, marked while they run.
 
-A save happens before each agent run (the loop's commit) and when a drive ends, never per token. The
-thread is read at once, on the event loop (the SQL store serializes it: a fraction of a millisecond
-for a short conversation); the write goes to the store's writer, a thread of its own that writes in
+A save happens before each agent run (the loop's commit) and when a drive ends, never per token;
+while a reply streams, every KEPT_EVERY seconds at most, so that a crash loses at most the words of
+the last KEPT_EVERY (`_driving`); and when the server stops, at once. The thread is read at once,
+on the event loop (the SQL store serializes it: a fraction of a millisecond for a short
+conversation); the write goes to the store's writer, a thread of its own that writes in
 the order the saves were made, and nothing waits for it but a load of the same conversation. Waiting
 cost a run its start under load: each write hands the interpreter's lock back and forth with a busy
 event loop many times over, and the runs of fifty people queued behind one another's writes. While a
 run goes, the view notes the message it follows; a thread loaded with that mark was cut off by a
-crash, and shows so, with Retry. Nothing here is Reflex-specific beyond the owner given by the caller.
+crash: it shows what the run had said, then the notice, with Retry. Nothing here is Reflex-specific
+beyond the owner given by the caller.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from ._pruning import prune_now_and_then
 
 logger = logging.getLogger("copilot_ui.state")
 
+KEPT_EVERY = 1.0  # seconds: while a drive shows new text, its thread is kept at most this often
+
 _writers: WeakKeyDictionary[ThreadStore, ThreadPoolExecutor] = WeakKeyDictionary()
 _unwritten: dict[str, asyncio.Future[None]] = {}  # thread id → its last save not written yet
 
@@ -39,10 +44,16 @@ class Keeper:
     owner: str
     agent: str
 
+    def run_starts(self, thread: Thread, conversation: Conversation) -> asyncio.Future[None]:
+        """An agent run starts after the thread's last message: kept so (a crash from now on shows it cut off there)."""
+        conversation.run_after = thread.last_message_id() or ""
+        return self.save(thread, conversation, running=True)
+
     def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> asyncio.Future[None]:
         """Read the thread and its view now and have them written after the earlier saves; the future is done once
-        they are (a failure is logged, never raised)."""
-        conversation.run_after = (thread.last_message_id() or "") if running else None
+        they are (a failure is logged, never raised). `running`: the drive goes on (or was cut off), so a crash
+        shows the run that started last as cut off; else it is over."""
+        self._mark(thread, conversation, running)
         writing = None
         try:
             write = self.store.prepare_save(self.owner, thread, notes=conversation.to_notes())
@@ -54,6 +65,22 @@ class Keeper:
         written.add_done_callback(lambda done: _unwritten.pop(thread.id) if _unwritten.get(thread.id) is done else None)
         prune_now_and_then(self.store)
         return written
+
+    def save_now(self, thread: Thread, conversation: Conversation) -> None:
+        """Write the thread and its view now, in this thread, its drive cut off (the server stops: no loop is left;
+        `writes_land` first)."""
+        self._mark(thread, conversation, running=True)
+        try:
+            self._write(self.store.prepare_save(self.owner, thread, notes=conversation.to_notes()), thread.id, conversation)
+        except Exception:
+            logger.exception("saving conversation %s failed", thread.id)
+
+    @staticmethod
+    def _mark(thread: Thread, conversation: Conversation, running: bool) -> None:
+        if not running:
+            conversation.run_after = None
+        elif conversation.run_after is None:  # (cut off before its drive ran the agent: from where it stands)
+            conversation.run_after = thread.last_message_id() or ""
 
     def _write(self, write: Callable[[], ThreadSummary], thread_id: str, conversation: Conversation) -> None:
         try:
@@ -87,6 +114,13 @@ async def written(thread_id: str) -> None:
         await asyncio.shield(unwritten)
 
 
+def writes_land() -> None:
+    """Wait, blocking, for every save on its way to land (the server's process exits)."""
+    while _writers:
+        _, writer = _writers.popitem()
+        writer.shutdown(wait=True)
+
+
 def _writer(store: ThreadStore) -> ThreadPoolExecutor:
     """The store's writer: one thread, so that the saves of a conversation land in the order they were made."""
     writer = _writers.get(store)
@@ -118,8 +152,8 @@ def resumed(stored: StoredThread, rendered: frozenset[str], *, going: bool = Fal
 
 
 def cut_off(thread: Thread, conversation: Conversation, after: str | None) -> None:
-    """The run after this message (None: from the start) was cut off by the server stopping: Retry runs it again."""
-    thread.turn.failed = "interrupted"
-    thread.turn.failed_after = after
-    conversation.add_note("error", copilot.labels.interrupted, after, retry=True)
+    """The run after this message (None: from the start) was cut off by the server stopping: what it said stays, the
+    notice follows it, and Retry has the agent go on from there (or run again, if it had said nothing)."""
+    thread.interrupted_after(after)
+    conversation.add_note("error", copilot.labels.interrupted, thread.last_message_id(), retry=True)
     conversation.run_after = None

@@ -15,6 +15,7 @@ def append_script(tid: str, seq: int, piece: str) -> str:
     return f"window.__cuiA?.({json.dumps(tid)},{seq},{json.dumps(piece, ensure_ascii=False)})"
 
 
-def whole_texts_script(texts: dict[str, list[Any]]) -> str:
-    """Hand over whole texts: {tid: [seq, text]} (a text the tab has at a later seq is kept)."""
-    return f"window.__cuiS?.({json.dumps(texts, ensure_ascii=False)})"
+def whole_texts_script(texts: dict[str, list[Any]], *, replace: bool = False) -> str:
+    """Hand over whole texts: {tid: [seq, text]} (a text the tab has at a later seq is kept, unless they `replace` it:
+    the texts of a conversation nothing writes any more, as kept, which the pieces a tab got before may not be)."""
+    return f"window.__cuiS?.({json.dumps(texts, ensure_ascii=False)}{',1' if replace else ''})"

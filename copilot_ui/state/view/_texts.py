@@ -20,8 +20,11 @@ MOST_AT_ONCE = 200  # text ids one request may ask for
 SoFar = Callable[[str], "tuple[int, str] | None"]  # a text being written: (its last piece's seq, what was sent); None
 
 
-def handover(tids: Any, thread: Thread, conversation: Conversation, so_far: SoFar | None, scrubber: Scrubber) -> str:
-    """The script that hands these texts to the tab ("" when there is nothing to give)."""
+def handover(
+    tids: Any, thread: Thread, conversation: Conversation, so_far: SoFar | None, scrubber: Scrubber, *, replace: bool = False
+) -> str:
+    """The script that hands these texts to the tab ("" when there is nothing to give); `replace`: they replace what the
+    tab holds (nothing writes the conversation any more)."""
     if not isinstance(tids, list):
         return ""
     texts: dict[str, list[Any]] = {}
@@ -35,14 +38,16 @@ def handover(tids: Any, thread: Thread, conversation: Conversation, so_far: SoFa
         whole = conversation.text_of(tid, thread)
         if whole is not None:
             texts[tid] = [conversation.seqs.get(tid, 0), scrubber.scrub(whole)]
-    return whole_texts_script(texts) if texts else ""
+    return whole_texts_script(texts, replace=replace) if texts else ""
 
 
-def window_texts(thread: Thread, conversation: Conversation, so_far: SoFar | None, scrubber: Scrubber, window: int) -> str:
+def window_texts(
+    thread: Thread, conversation: Conversation, so_far: SoFar | None, scrubber: Scrubber, window: int, *, replace: bool = False
+) -> str:
     """The script that hands over the texts of the last `window` items: sent before the items, so that a
-    conversation opened in a tab shows at once, without the tab asking for each text."""
+    conversation opened in a tab shows at once, without the tab asking for each text (`replace`: see `handover`)."""
     tids = []
     for item in conversation.items(thread)[-window:]:
         item_id = str(item["id"])
         tids += [item_id, f"{item_id}.a", f"{item_id}.r", f"{item_id}.q"]  # a card's arguments, result, question
-    return handover(tids, thread, conversation, so_far, scrubber)
+    return handover(tids, thread, conversation, so_far, scrubber, replace=replace)

@@ -1,0 +1,57 @@
+"""What was streamed stays: a reply cut off by the server stopping keeps the words the person read, and Retry goes on.
+
+The agent is the tests' story teller (`_app_extras`): a word every 100 ms, and, like a model that
+sees its own reply cut off, it goes on from where that reply ends. The server is stopped while it
+tells the story, gracefully (SIGTERM: every word shown is kept) or killed (SIGKILL: every word shown
+up to KEPT_EVERY before the kill is kept). After the restart the reply is there as far as it went,
+with "Interrupted" after it; Retry has the agent go on, and the two parts are the story, each word once.
+"""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from copilot_ui.state.turns import KEPT_EVERY
+
+from ._app_extras import STORY
+from ._person import TURN_TIMEOUT, ask, copilot, idle, kinds, replies, text_of
+from .conftest import Tabs
+
+INTERRUPTED = "Interrupted: the server stopped while the copilot was working on this. Retry to go on."
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["restart", "crash"])
+def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_on_from_them(
+    page: Page, tabs: Tabs, demo_server, stop: signal.Signals
+):
+    tabs.allowed.append(lambda text: "ERR_CONNECTION_REFUSED" in text or "ERR_CONNECTION_RESET" in text)
+    page.goto("/")
+    page.get_by_role("combobox", name="Agent").select_option("story")
+    ask(page, "tell me a story")
+    live = page.locator('[data-kind="live"]')
+    expect(live).to_contain_text("blue book", timeout=TURN_TIMEOUT)
+    read = text_of(live)
+    page.wait_for_timeout((KEPT_EVERY + 0.5) * 1000)  # a kill may cost the words of the last KEPT_EVERY at most
+    shown = text_of(live)
+    assert len(shown) < len(STORY) - 20, "the story ended before the server stopped: nothing to cut off"
+    demo_server.restart(stop)
+
+    page.reload()
+    interrupted = copilot(page).locator('[data-kind="error"]')
+    expect(interrupted).to_contain_text(INTERRUPTED, timeout=TURN_TIMEOUT)
+    expect(replies(page)).to_have_count(1)
+    kept = text_of(replies(page).first)
+    assert kept.startswith(shown if stop == signal.SIGTERM else read), f"words the person read were lost: {kept!r}"
+    assert STORY.startswith(kept)
+    assert kinds(page) == ["user", "assistant", "error"]  # the notice follows the words
+
+    interrupted.get_by_role("button", name="Retry").click()
+    idle(page, timeout=30_000)
+    expect(replies(page)).to_have_count(2)
+    assert kinds(page) == ["user", "assistant", "assistant"]
+    assert text_of(replies(page).first) == kept  # the person keeps the words they read
+    assert kept + text_of(replies(page).last) == STORY  # and the agent went on from them: each word once
+    expect(interrupted).to_have_count(0)  # answered by the retry
