@@ -19,6 +19,8 @@ from copilot_ui.agents import LocalAgent
 from copilot_ui.copilot_ui import DashboardState
 from copilot_ui.core import GO_ON
 
+from ._story import STORY, STORY_WORD_SECONDS
+
 RUNS: Counter[str] = Counter()  # runs by note: a test checks that its own call ran once
 
 
@@ -40,14 +42,6 @@ async def _echo(messages: list[ModelMessage], _info: AgentInfo) -> AsyncIterator
 cui.copilot.agents.register(
     LocalAgent(PydanticAgent(FunctionModel(stream_function=_echo)), agent_id="echo", description="Echo agent")
 )
-
-STORY = (
-    "Once upon a time a lighthouse keeper counted the ships that passed his rock. Each night he wrote their names "
-    "in a blue book, and each morning he read them to the gulls. One winter a ship came by with no name at all, "
-    "and the keeper, who had never left his rock, rowed out to ask it where it was going. It was going nowhere, "
-    "it said, and it had all the time in the world."
-)
-STORY_WORD_SECONDS = 0.1  # a word every 100 ms: the story takes about 7 s to tell
 
 
 async def _story(messages: list[ModelMessage], _info: AgentInfo) -> AsyncIterator[str]:

@@ -22,6 +22,8 @@ import copilot_ui as cui
 from copilot_ui.agents import Agent
 from copilot_ui.agents.scripts import run, text, tool_calls_reply
 
+from ._words_said import FAILURE, FOLLOW_UP, LONG_MODEL, LONG_REPLY, LONG_TITLE, QUESTION, REPLY, TASK_PROMPT
+
 
 def pseudo(labels: cui.Labels) -> cui.Labels:
     """Every word of these labels wrapped in ⟦…⟧ (templates keep their fields inside the marks)."""
@@ -38,15 +40,6 @@ def pseudo(labels: cui.Labels) -> cui.Labels:
 
 
 cui.copilot.labels = pseudo(cui.Labels())
-
-LONG_TITLE = "Reiseassistent für lange Wochenenden am Meer"
-LONG_MODEL = "openai-responses:gpt-4o-mini-2024-07-18-reisebuero-feinabgestimmt"
-REPLY = "Kyoto is lovely in spring."
-FAILURE = "Das Reisebüro antwortet nicht."
-QUESTION = "How many nights in Kyoto?"
-FOLLOW_UP = "Noted, thank you."  # the reply once a call has its result
-LONG_REPLY = "Kyoto " * 5000
-TASK_PROMPT = "cancel"
 
 
 class TripAgent(Agent):

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from ._connection import ConnectionCut
-from ._words_app import FAILURE, FOLLOW_UP, LONG_MODEL, LONG_REPLY, QUESTION, REPLY
+from ._words_said import FAILURE, FOLLOW_UP, LONG_MODEL, LONG_REPLY, QUESTION, REPLY
 from .conftest import ServedApp, Tabs
 from .test_attachments import BIG_DROP, DROP, encoded
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from ._connection import ConnectionCut
-from ._words_app import LONG_MODEL, LONG_TITLE
+from ._words_said import LONG_MODEL, LONG_TITLE
 from .conftest import ServedApp, Tabs
 
 WIDTHS = (320, 390, 420)

@@ -16,8 +16,8 @@ from playwright.sync_api import Page, expect
 
 from copilot_ui.state.turns import KEPT_EVERY
 
-from ._app_extras import STORY
 from ._person import TURN_TIMEOUT, ask, copilot, idle, kinds, replies, text_of
+from ._story import STORY
 from .conftest import Tabs
 
 INTERRUPTED = "Interrupted: the server stopped while the copilot was working on this. Retry to go on."
