@@ -58,10 +58,12 @@ async def close(drive: Drive, outcome: TurnOutcome) -> TurnOutcome:
     """End the drive: after a stop nothing is left running or open; the outcome is heard and announced."""
     drive.accepting = False  # from here a message the person sends starts a drive of its own
     thread = drive.thread
-    if outcome.status in ("aborted", "stopped"):
+    if outcome.status in ("aborted", "cancelled", "stopped"):
         await cancel_running(drive)
         if outcome.status == "aborted":
             await answer_open_calls(thread, drive.emit, "the user stopped the run", "aborted", prefix="aborted")
+        elif outcome.status == "cancelled":
+            await answer_open_calls(thread, drive.emit, "the run was cancelled before this call ran", "aborted", prefix="aborted")
         else:
             await answer_open_calls(thread, drive.emit, outcome.message, "aborted")
         thread.turn.follow_up_due = False

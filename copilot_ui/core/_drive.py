@@ -96,10 +96,10 @@ class Drive:
             self._closing = True
             return await close(self, outcome)
         except asyncio.CancelledError:
-            if not self._closing:  # the task running the drive was cancelled: a Stop, then it goes on
+            if not self._closing:  # the task running the drive was cancelled (the server stops): stopped, then it goes on
                 self._closing = True
                 self.abort()
-                await close(self, TurnOutcome("aborted", "the run was cancelled"))
+                await close(self, TurnOutcome("cancelled", "the run was cancelled"))
             raise
 
     async def _open(self, message: QueuedMessage | None, retry: bool) -> TurnOutcome | None:

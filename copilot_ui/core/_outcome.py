@@ -7,12 +7,13 @@ from typing import Literal
 
 from ._thread import QueuedMessage
 
-Status = Literal["done", "waiting", "stopped", "aborted", "error", "limit"]
+Status = Literal["done", "waiting", "stopped", "aborted", "cancelled", "error", "limit"]
 
 
 @dataclass(frozen=True)
 class TurnOutcome:
-    """How a drive ended: done, waiting for a person, stopped (by a hook or loop detection), aborted (Stop), error, limit.
+    """How a drive ended: done, waiting for a person, stopped (by a hook or loop detection), aborted (Stop), cancelled
+    (the task running it was: the server stops), error, limit.
 
     `returned`: the messages the person wrote during a drive that was stopped; not sent, they go back
     into the message box.

@@ -188,7 +188,7 @@ def test_an_edit_while_a_reply_streams_reloads_keeps_its_words_and_retry_goes_on
     expect(interrupted).to_be_visible(timeout=RELOAD_TIMEOUT)
     expect(replies(page).first).to_have_text("Done: the Orders table shows 3 orders from Berlin.")  # still there
     expect(replies(page)).to_have_count(2)
-    assert kinds(page)[-3:] == ["user", "assistant", "error"]  # the words, then the notice
+    assert kinds(page)[-3:] == ["user", "assistant", "error"], copilot(page).inner_text()  # the words, then the notice
     kept = text_of(replies(page).last)
     assert kept.startswith(shown), f"words the person read were lost: {kept!r}, they had read {shown!r}"
     interrupted.get_by_role("button", name="Retry").click()
