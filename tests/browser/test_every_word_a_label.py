@@ -95,6 +95,8 @@ def words(tabs: Tabs, words_app: ServedApp) -> Page:
     page = tabs.open(words_app.url, permissions=["clipboard-read", "clipboard-write"])
     page.goto("/words")
     expect(composer(page)).to_be_visible()
+    # (the session has told the page its model: React has taken over the served HTML, which a test may now change)
+    expect(page.locator(".cui-header").get_by_text(LONG_MODEL)).to_be_visible()
     return page
 
 

@@ -8,11 +8,13 @@ Served: the demo app with the trip planner of tests/browser/_words_app.py (its p
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ._connection import ConnectionCut
 from ._words_said import LONG_MODEL, LONG_TITLE
@@ -111,8 +113,12 @@ def _show(page: Page, layout: str, width: int) -> None:
         page.locator(".cui-dock-open").click()
     panel = page.locator(".cui-panel")
     expect(panel).to_be_visible()
+    # (the docked sidebar takes its remembered width once the page has read it: it may be drawn at the default first)
+    about = f"(panel) => Math.abs(panel.getBoundingClientRect().width - {width}) <= 8"  # (its border, its edge)
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(f"({about})(document.querySelector('.cui-panel'))", timeout=5_000)
     shown = panel.evaluate("(panel) => panel.getBoundingClientRect().width")
-    assert abs(shown - width) <= 8, f"the {layout} is {shown} px wide, not about {width}"  # (its border, its edge)
+    assert abs(shown - width) <= 8, f"the {layout} is {shown} px wide, not about {width}"
 
 
 def _fits(page: Page, where: str) -> None:
