@@ -37,6 +37,7 @@ def panel(agent: str, title: str, suggestions: Sequence[str] = (), closable: boo
         composer(agent),
         approval_dialog(),
         class_name="cui-panel",
+        custom_attrs={"data-hydrated": rx.State.is_hydrated},  # the page's state has come from the server
     )
 
 

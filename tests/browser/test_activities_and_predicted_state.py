@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from tests.agui_recordings import RECORDINGS, recorded_frames
 from tests.hostile_agent import HostileAgent
 
-from ._person import ask, copilot, dialog, idle, replies
+from ._person import ask, copilot, dialog, hydrated, idle, replies
 from .conftest import ServedApp, Tabs, _served
 
 EXTRAS = "tests.browser._agui_extras"
@@ -64,6 +64,7 @@ def document_page(tabs: Tabs, agui_app: ServedApp) -> Page:
     page = tabs.open(agui_app.url)
     page.goto("/document")
     expect(page.locator("#document")).to_have_text("A first draft.")
+    hydrated(page)  # (a textarea filled before it would lose the person's words to the served text)
     return page
 
 

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from ._connection import ConnectionCut
+from ._person import hydrated
 from ._words_said import FAILURE, FOLLOW_UP, LONG_MODEL, LONG_REPLY, QUESTION, REPLY
 from .conftest import ServedApp, Tabs
 from .test_attachments import BIG_DROP, DROP, encoded
@@ -95,8 +96,7 @@ def words(tabs: Tabs, words_app: ServedApp) -> Page:
     page = tabs.open(words_app.url, permissions=["clipboard-read", "clipboard-write"])
     page.goto("/words")
     expect(composer(page)).to_be_visible()
-    # (the session has told the page its model: React has taken over the served HTML, which a test may now change)
-    expect(page.locator(".cui-header").get_by_text(LONG_MODEL)).to_be_visible()
+    hydrated(page)  # (the walk adds a node to the page: before React took over the served HTML, that broke it)
     return page
 
 
@@ -240,7 +240,7 @@ def test_the_reconnecting_notice_is_a_label(words: Page, tabs: Tabs):
     tabs.allowed.append(ConnectionCut.expected)
     cut = ConnectionCut(words)
     words.reload()
-    expect(composer(words)).to_be_visible()
+    hydrated(words)  # (connected: the cut then loses a live connection)
     cut.cut()
     expect(words.locator(".cui-header").get_by_role("status")).to_be_visible(timeout=TURN_TIMEOUT)
     every_text_is_a_label(words, EVERYTHING, "reconnecting")
