@@ -159,8 +159,13 @@ class _served:
     def __exit__(self, *exc_info: object) -> None:
         stop_group(self.server)
 
-    def restart(self, first: signal.Signals = signal.SIGTERM) -> None:
-        """Stop the server (gracefully with SIGTERM, abruptly with SIGKILL) and serve the app again on the same port."""
+    def restart(self, first: signal.Signals = signal.SIGTERM, *, killed_after: float | None = None) -> None:
+        """Stop the server (gracefully with SIGTERM, abruptly with SIGKILL; killed `killed_after` seconds after it was
+        asked, as dev mode kills a worker slow to exit) and serve the app again on the same port."""
+        if killed_after is not None:
+            os.killpg(self.server.pid, first)
+            time.sleep(killed_after)
+            first = signal.SIGKILL
         stop_group(self.server, first)
         self.__enter__()
 

@@ -2,8 +2,9 @@
 
 The agent is the tests' story teller (`_app_extras`): a word every 100 ms, and, like a model that
 sees its own reply cut off, it goes on from where that reply ends. The server is stopped while it
-tells the story, gracefully (SIGTERM: every word shown is kept) or killed (SIGKILL: every word shown
-up to KEPT_EVERY before the kill is kept). After the restart the reply is there as far as it went,
+tells the story, gracefully (SIGTERM: every word shown is kept), asked to stop and killed before it exits
+(as dev mode's reload kills a slow worker: every word shown is kept too) or killed (SIGKILL: every word
+shown up to KEPT_EVERY before the kill is kept). After the restart the reply is there as far as it went,
 with "Interrupted" after it; Retry has the agent go on, and the two parts are the story, each word once.
 """
 
@@ -23,9 +24,13 @@ from .conftest import Tabs
 INTERRUPTED = "Interrupted: the server stopped while the copilot was working on this. Retry to go on."
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["restart", "crash"])
+@pytest.mark.parametrize(
+    ("stop", "killed_after"),
+    [(signal.SIGTERM, None), (signal.SIGTERM, 0.02), (signal.SIGKILL, None)],
+    ids=["restart", "killed-while-stopping", "crash"],
+)
 def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_on_from_them(
-    page: Page, tabs: Tabs, demo_server, stop: signal.Signals
+    page: Page, tabs: Tabs, demo_server, stop: signal.Signals, killed_after: float | None
 ):
     tabs.allowed.append(lambda text: "ERR_CONNECTION_REFUSED" in text or "ERR_CONNECTION_RESET" in text)
     page.goto("/")
@@ -37,7 +42,7 @@ def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_o
     page.wait_for_timeout((KEPT_EVERY + 0.5) * 1000)  # a kill may cost the words of the last KEPT_EVERY at most
     shown = text_of(live)
     assert len(shown) < len(STORY) - 20, "the story ended before the server stopped: nothing to cut off"
-    demo_server.restart(stop)
+    demo_server.restart(stop, killed_after=killed_after)
 
     page.reload()
     interrupted = copilot(page).locator('[data-kind="error"]')
@@ -49,8 +54,8 @@ def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_o
     assert kinds(page) == ["user", "assistant", "error"]  # the notice follows the words
 
     interrupted.get_by_role("button", name="Retry").click()
-    idle(page, timeout=30_000)
-    expect(replies(page)).to_have_count(2)
+    expect(replies(page)).to_have_count(2, timeout=TURN_TIMEOUT)  # (Send shows until the retry's run has started)
+    idle(page)
     assert kinds(page) == ["user", "assistant", "assistant"]
     assert text_of(replies(page).first) == kept  # the person keeps the words they read
     assert kept + text_of(replies(page).last) == STORY  # and the agent went on from them: each word once

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import multiprocessing.util
 import os
+import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -147,7 +148,8 @@ async def run(tab: Tab, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
     task = asyncio.create_task(_drive(tab, drive, job))
     try:
         async for event in drive.sink.outbox():
-            if tab.connected():  # (the drive goes on when its tab closes; Reflex would log every event sent to it)
+            # Not to a closed tab (Reflex logs each), nor once the server was asked to stop (so what shows is what's kept).
+            if tab.connected() and not _stop_signalled:
                 yield event
         await task  # what the drive does after its last event for the browser: keeping the thread
     finally:
@@ -200,10 +202,9 @@ async def _keep_what_it_shows(drive: drives.Drive) -> None:
             drive.keeper.save(drive.thread, drive.sink.conversation, running=True)
 
 
-def _keep_at_exit() -> None:
-    """The server's process exits (SIGTERM, Ctrl-C, dev mode's reload) while drives run: the saves on their way land,
-    then each running drive's thread is kept as it is, every word shown included, its run cut off (its `finally`
-    does not run: the event loop is gone)."""
+def _keep_running_drives() -> None:
+    """Keep each running drive's thread as it is now, every word shown included, its run cut off (the saves on their
+    way land first)."""
     writes_land()
     for drive in drives.running_drives():
         if drive.keeper is not None:
@@ -214,12 +215,38 @@ _exit_hook_in: set[int] = set()  # the processes whose drives are kept when they
 
 
 def _kept_at_exit() -> None:
-    """Have this process keep its drives when it exits, once per process: a server's worker process (multiprocessing,
-    as granian's are) exits without running `atexit`, and forgets the exit hooks its parent made before it was forked;
-    multiprocessing's own exit hooks run in both, and in a plain process at `atexit`."""
+    """Have this process keep its drives when it is asked to stop and when it exits, once per process: a server's
+    worker process (multiprocessing, as granian's are) exits without running `atexit`, and forgets the exit hooks its
+    parent made before it was forked; multiprocessing's own exit hooks run in both, and in a plain process at
+    `atexit`. A worker may be killed before it exits (dev mode's reload kills it 2 s after asking), hence the signal."""
     if os.getpid() not in _exit_hook_in:
         _exit_hook_in.add(os.getpid())
-        multiprocessing.util.Finalize(None, _keep_at_exit, exitpriority=100)
+        multiprocessing.util.Finalize(None, _keep_running_drives, exitpriority=100)
+        _keep_on_stop_signal(asyncio.get_running_loop())
+
+
+def _keep_on_stop_signal(loop: asyncio.AbstractEventLoop) -> None:
+    """Run `_keep_running_drives` first when the server's handler of SIGTERM or SIGINT on this loop runs (granian's
+    and uvicorn's workers stop so); asyncio keeps a loop's handlers only in a private table, read with care."""
+    handlers = getattr(loop, "_signal_handlers", None)
+    if not isinstance(handlers, dict):
+        return
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        server_handler = handlers.get(stop)
+        if isinstance(server_handler, asyncio.Handle):
+            loop.add_signal_handler(stop, _kept_then, server_handler)
+
+
+_stop_signalled = False  # this process was asked to stop: its drives were kept as they showed then
+
+
+def _kept_then(server_handler: asyncio.Handle) -> None:
+    global _stop_signalled
+    _stop_signalled = True
+    try:
+        _keep_running_drives()
+    finally:
+        server_handler._run()  # pyright: ignore[reportPrivateUsage]
 
 
 async def _not_running(tab: Tab) -> None:
