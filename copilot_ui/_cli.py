@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -69,7 +70,28 @@ def _init(reflex_options: list[str]) -> int:
     if done.returncode == 0 and new_app and rxconfig.exists():
         rxconfig.write_text(with_bundled_node(rxconfig.read_text(encoding="utf-8")), encoding="utf-8")
         print("copilot_ui: rxconfig.py calls cui.use_bundled_node(): Reflex builds the page with copilot_ui's Node and npm")
+        for said in new_app_needs(Path.cwd()):
+            print(f"copilot_ui: {said}")
     return done.returncode
+
+
+def new_app_needs(folder: Path) -> list[str]:
+    """What a new app's folder gets besides Reflex's files: copilot_ui in its requirements.txt, and the copilot's
+    run-time folder `.copilot/` in its .gitignore; says what it added."""
+    said = []
+    requirements = folder / "requirements.txt"
+    if requirements.exists():
+        lines = requirements.read_text(encoding="utf-8").splitlines()
+        if not any(re.match(r"copilot[_-]ui\b", line.strip(), re.IGNORECASE) for line in lines):
+            requirements.write_text("\n".join([*lines, "copilot_ui"]) + "\n", encoding="utf-8")
+            said.append("requirements.txt lists copilot_ui")
+    ignore = folder / ".gitignore"
+    if ignore.exists():
+        lines = ignore.read_text(encoding="utf-8").splitlines()
+        if not any(line.strip().rstrip("/") in (".copilot", "/.copilot") for line in lines):
+            ignore.write_text("\n".join([*lines, ".copilot/"]) + "\n", encoding="utf-8")
+            said.append(".gitignore has .copilot/ (the conversations and secrets the copilot keeps while the app runs)")
+    return said
 
 
 def _prune(days: float | None, store_url: str | None) -> int:

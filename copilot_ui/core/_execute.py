@@ -57,8 +57,11 @@ async def _execute(drive: Drive, call: ToolCall, ready: Ready, context: ToolCont
         logger.warning("tool %s was cancelled by its own code", name, exc_info=True)
         content, is_error, status = f"{name} was cancelled by its own code (CancelledError) and did not finish", True, "error"
     except Exception as error:
-        logger.warning("tool %s failed", name, exc_info=True)
         content, is_error, status = describe_error(error), True, "error"
+        if isinstance(error, _MEANT):
+            logger.info("tool %s answered with an error: %s", name, content.removeprefix("Error: "))
+        else:
+            logger.warning("tool %s failed", name, exc_info=True)
     finally:
         context._report = None  # progress after the call settled is ignored
         for pending in deliveries:
@@ -132,6 +135,10 @@ def _cancelled_by_the_drive() -> bool:
     """A stop cancels the call's task itself; a CancelledError a tool raised on its own leaves the task uncancelled."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+# Errors a tool raises to tell the agent what is wrong (as the docs show): one line in the log, not a bug's traceback.
+_MEANT = (ValueError, LookupError, PermissionError)
 
 
 class _TimedOut(Exception):

