@@ -345,10 +345,6 @@ def _orders() -> rx.Component:
     )
 
 
-def _filter_badge(*text: Any) -> rx.Component:
-    return rx.badge(*text, variant="soft", high_contrast=True)
-
-
 def _order_row(order: Order) -> rx.Component:
     return rx.table.row(
         rx.table.cell(order.id),

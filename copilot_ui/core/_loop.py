@@ -27,7 +27,6 @@ from ..agents import Agent
 from ..protocol import new_id
 from ._attachments import Attachment, AttachmentBytes, attachments_of
 from ._claims import Claim, ThreadBusy, claims
-from ._closing import answer_open_calls
 from ._context import Session, StateAccess
 from ._decisions import Decision
 from ._drive import Drive, FollowUp, Press
@@ -229,17 +228,6 @@ class RunLoop:
         """Stop now: the agent's stream closes, running handlers are cancelled, every call gets a result, no follow-up."""
         if self._drive is not None:
             self._drive.abort()
-
-    async def cancel_waiting(self, thread: Thread, reason: str = "the user stopped the run") -> None:
-        """Answer the calls that wait for a person (when no drive works on the thread): nothing is left open."""
-        claim = claims.claim(thread.id)
-        if claim is None:
-            return  # a drive works on it: abort() is how to end it
-        try:
-            await answer_open_calls(thread, self._notify, reason, "aborted")
-            thread.turn.batch.clear()
-        finally:
-            claim.release()
 
     async def _run(
         self,

@@ -200,11 +200,6 @@ class Thread(protocol.Thread):
         self.interrupts = [Interrupt.model_validate(value) for value in saved.get("interrupts", [])]
         self.queued = [_queued_from_json(value) for value in saved.get("queued", [])]
 
-    @classmethod
-    def from_messages(cls, messages: list[Message], state: Any = None, thread_id: str | None = None) -> Thread:
-        """A thread holding these messages."""
-        return cls(thread_id, messages, state)
-
 
 def _empty(message: Message) -> bool:
     """An agent's reply (or reasoning) with no words and no calls."""
