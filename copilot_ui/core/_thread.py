@@ -37,7 +37,7 @@ class QueuedMessage:
 
 @dataclass
 class TurnBook:
-    """The book of the current turn (from a person's message until the agent is done)."""
+    """The book kept from a person's message until the agent is done, over every turn that takes (a decision resumes it)."""
 
     agent_runs: int = 0  # runs of the agent in this turn, the first included
     follow_up_due: bool = False  # every call of the last batch has its result and one wants a follow-up
