@@ -31,8 +31,7 @@ import copilot_ui as cui
 from copilot_ui.demo import orders as orders_db
 from copilot_ui.demo.cards import order_card, plan_card
 from copilot_ui.demo.orders import Order
-from copilot_ui.demo.report import ReportState as AgentReport
-from copilot_ui.demo.report import demo_backend_tools
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import agent_from_environment
 

@@ -51,7 +51,7 @@ class TurnBook:
     going_on: bool = False  # the failed run was cut off mid-reply: Retry asks the agent to go on from what it said
 
 
-class Thread(protocol.Thread):
+class Thread(protocol.AGUIThread):
     """An AG-UI thread with the run loop's bookkeeping."""
 
     def __init__(self, thread_id: str | None = None, messages: Any = (), state: Any = None) -> None:

@@ -34,7 +34,7 @@ from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
 from ._startup_heap import freeze_startup_heap
 from .declarations import Feedback, attached, attachment_ids, copilot, shared_state, tell_feedback
-from .sink import Shown, script_event
+from .sink import ViewUpdate, script_event
 from .turns import Refused, cut_off, deliver_browser_answer, load, remote, resumed, thread_runs, work, worker, written
 from .view import (
     COMPOSER_INPUT_ID,
@@ -581,7 +581,7 @@ class CopilotState(rx.State):
         async for event in work(StateTab(self), resume, record=record, remote_request=elsewhere):
             yield event
 
-    async def _show_run(self, shown: Shown) -> None:
+    async def _show_run(self, shown: ViewUpdate) -> None:
         """A turn's sink writes what the tab shows: the items, the status line, the agent's state; the thread is kept
         with the tab's state."""
         async with self:
@@ -759,7 +759,7 @@ class StateTab:
     async def page_state(self, state_type: type) -> Any:
         return await self._state.get_state(state_type)
 
-    async def show(self, shown: Shown) -> None:
+    async def show(self, shown: ViewUpdate) -> None:
         with self._own_context():
             await self._state._show_run(shown)
 

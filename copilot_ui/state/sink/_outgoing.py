@@ -4,7 +4,7 @@ Buffers change at once (never blocking the loop); a flush then sends, in this or
 - the new pieces of every text being written, as one `rx.call_script` that appends them in the
   browser (`cui_text.jsx`): a text is never resent, so a long reply costs its own size;
 - whole texts that became known (a result, an error, the person's message);
-- what the tab shows besides (`Shown`: the items, the status line, the agent's state), through
+- what the tab shows besides (`ViewUpdate`: the items, the status line, the agent's state), through
   the `show` it was given, only when something of it changed.
 
 At most one flush starts per `interval` (measured from the start of the previous one), whatever
@@ -50,7 +50,7 @@ def script_event(script: str, callback: Any = None) -> Event:
 
 
 @dataclass(frozen=True)
-class Shown:
+class ViewUpdate:
     """What a flush shows in the tab besides the texts (the tab's `show` writes it into its state)."""
 
     thread: Thread
@@ -62,7 +62,7 @@ class Shown:
     suggestions: list[str] | None  # what the agent proposed to ask next (None: nothing new)
 
 
-Show = Callable[[Shown], Awaitable[None]]
+Show = Callable[[ViewUpdate], Awaitable[None]]
 
 
 @dataclass
@@ -106,7 +106,7 @@ class Outgoing:
 
     # What the subclass tells
 
-    def _shown(self, items_changed: bool) -> Shown:
+    def _shown(self, items_changed: bool) -> ViewUpdate:
         """What the tab shows now besides the texts (its items only when they changed)."""
         raise NotImplementedError
 

@@ -54,7 +54,7 @@ from ..view import (
 )
 from ._agent_state import Accepted, AgentStateMirror
 from ._dev_console import DevConsole
-from ._outgoing import MIN_INTERVAL, Outgoing, Show, Shown
+from ._outgoing import MIN_INTERVAL, Outgoing, Show, ViewUpdate
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
@@ -314,10 +314,10 @@ class ViewSink(Outgoing):
 
     # What a flush shows
 
-    def _shown(self, items_changed: bool) -> Shown:
+    def _shown(self, items_changed: bool) -> ViewUpdate:
         items = self.conversation.items(self.thread, self.marks) if items_changed else None
         suggestions = self._suggestions if not self._running else None
-        return Shown(self.thread, self.conversation, items, self._status, self._running, self._shared_values, suggestions)
+        return ViewUpdate(self.thread, self.conversation, items, self._status, self._running, self._shared_values, suggestions)
 
     def _more_news(self) -> bool:
         return bool(self._shared_values)

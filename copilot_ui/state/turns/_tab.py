@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...core import Thread
-from ..sink import Shown
+from ..sink import ViewUpdate
 from ..view import Conversation
 
 
@@ -48,7 +48,7 @@ class Tab(Protocol):
     async def page_state(self, state_type: type) -> Any:
         """One of the page's Reflex states, live (locked)."""
 
-    async def show(self, shown: Shown) -> None:
+    async def show(self, shown: ViewUpdate) -> None:
         """Write what a turn's sink shows into the tab's state (it locks the state itself)."""
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
