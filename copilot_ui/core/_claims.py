@@ -18,20 +18,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from ..errors import ThreadBusy
+
 if TYPE_CHECKING:
     from ._turn import Turn
-
-
-class ThreadBusy(RuntimeError):
-    """Another turn holds this thread; send() queues a message for it and decide() reaches it."""
-
-    def __init__(self, thread_id: str, detail: str = "") -> None:
-        self.thread_id = thread_id
-        super().__init__(
-            detail
-            or f"another turn is already driving thread {thread_id!r}: send() queues a message for it, "
-            "decide() reaches it, and a new turn can start once it ends"
-        )
 
 
 class Claim:

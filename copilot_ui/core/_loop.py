@@ -24,9 +24,10 @@ from typing import Any
 from ag_ui.core import Context
 
 from ..agents import Agent
+from ..errors import ThreadBusy
 from ..protocol import new_id
 from ._attachments import Attachment, AttachmentBytes, attachments_of
-from ._claims import Claim, ThreadBusy, claims
+from ._claims import Claim, claims
 from ._context import Session, StateAccess
 from ._decisions import Decision
 from ._hooks import Hooks

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from ag_ui.core import ToolCall
 
+from ..errors import AnswerInvalid, ArgumentsInvalid
 from ._awaiting import digest_of_call, fits
 from ._calls import Answered, Prepared, Ready, Waiting, describe_error, parse_arguments, signature
 from ._decisions import Answer, Deny
 from ._hooks import Block, CallInfo, Rewrite, Stop
 from ._results import answer_not_used, error_text, result_text
-from ._tools import AnswerInvalid, ArgumentsInvalid, Tool
+from ._tools import Tool
 
 if TYPE_CHECKING:
     from ._turn import Turn

@@ -1,13 +1,14 @@
 """AG-UI on the wire: events parsed, verified and applied to a thread. No Reflex here."""
 
+from ..errors import FrameTooLarge, ProtocolError
 from ._apply import EventApplier
 from ._chunks import ChunkExpander
-from ._errors import ProtocolError, Rule
 from ._parse import EventParser, parse_event
 from ._pipeline import EventPipeline
 from ._predict_state import PREDICT_STATE, StatePrediction
 from ._replay import read_frames, replay
-from ._sse import DEFAULT_MAX_FRAME_CHARS, FrameTooLarge, SSEFrames
+from ._rules import Rule
+from ._sse import DEFAULT_MAX_FRAME_CHARS, SSEFrames
 from ._thread import AGUIThread, RunOutcome, new_id
 from ._verify import SequenceVerifier
 

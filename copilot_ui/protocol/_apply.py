@@ -29,7 +29,8 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from ._patch import PatchError, apply_patch
+from ..errors import PatchError
+from ._patch import apply_patch
 from ._predict_state import PREDICT_STATE, StatePredictor
 from ._thread import AGUIThread, RunOutcome
 

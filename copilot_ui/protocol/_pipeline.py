@@ -11,9 +11,9 @@ from typing import Any
 from ag_ui.core import BaseEvent
 from pydantic import ValidationError
 
+from ..errors import ProtocolError
 from ._apply import EventApplier
 from ._chunks import CHUNK_TYPES, ChunkExpander
-from ._errors import ProtocolError
 from ._parse import reject_frame, validate_event_json, validate_event_object
 from ._thinking_0_1 import ThinkingTranslator
 from ._thread import AGUIThread

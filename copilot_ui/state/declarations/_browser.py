@@ -13,14 +13,7 @@ from contextvars import ContextVar
 from typing import Any, Protocol
 
 from ...core import ToolContext
-
-
-class BrowserToolError(Exception):
-    """The script threw, or the browser did not answer in time."""
-
-
-class NoBrowser(BrowserToolError):
-    """The tab has no browser to run the script in (a test of copilot_ui.testing)."""
+from ...errors import BrowserToolError, NoBrowser
 
 
 class BrowserPage(Protocol):

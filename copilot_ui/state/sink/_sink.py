@@ -63,7 +63,7 @@ _ACTIVITY_EVENTS = (EventType.ACTIVITY_SNAPSHOT, EventType.ACTIVITY_DELTA)
 
 
 class ViewSink(Outgoing):
-    """Turns a turn's loop events into what its tab shows."""
+    """Makes the events of a turn's loop into what its tab shows."""
 
     def __init__(
         self,

@@ -13,8 +13,7 @@ import json
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from ..declarations import BrowserToolError
-from ..declarations._browser import NoBrowser
+from ...errors import BrowserToolError, NoBrowser
 from ..sink import script_event
 
 if TYPE_CHECKING:
