@@ -11,7 +11,7 @@ import argparse
 
 import uvicorn
 
-from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import agent_from_environment, agui_app
 
@@ -20,7 +20,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench._demo_agent", description=__doc__)
     parser.add_argument("--port", type=int, required=True)
     port = parser.parse_args().port
-    agent = agent_from_environment("default", tools=demo_backend_tools(), state_type=ReportState, demo_script=DASHBOARD)
+    agent = agent_from_environment("default", tools=demo_backend_tools(), state_type=AgentReport, demo_script=DASHBOARD)
     uvicorn.run(agui_app(agent), host="127.0.0.1", port=port, log_level="warning")
 
 

@@ -20,13 +20,13 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from copilot_ui.protocol import EventApplier, Thread
+from copilot_ui.protocol import AGUIThread, EventApplier
 
 DELTAS = 2_000
 
 
-def _thread(messages: int) -> Thread:
-    thread = Thread()
+def _thread(messages: int) -> AGUIThread:
+    thread = AGUIThread()
     for n in range(messages // 2):
         thread.add_message(UserMessage(id=f"u{n}", content="question"))
         thread.add_message(AssistantMessage(id=f"a{n}", content="x" * (1_000_000 if n == 0 else 50)))

@@ -12,7 +12,7 @@ import time
 
 from ag_ui.core import CustomEvent, RunStartedEvent, ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent
 
-from copilot_ui.protocol import EventPipeline, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline
 
 PIECE = 5
 MAPPING = [{"state_key": "document", "tool": "write_document", "tool_argument": "document"}]
@@ -30,7 +30,7 @@ def microseconds_per_delta(size: int, tool: str) -> float:
     ]
     best = float("inf")
     for _ in range(3):
-        thread = Thread(state={"document": ""})
+        thread = AGUIThread(state={"document": ""})
         pipeline = EventPipeline(thread)
         pipeline.feed(RunStartedEvent(thread_id="t", run_id="r"))
         started = time.perf_counter()

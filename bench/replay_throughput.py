@@ -31,7 +31,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from copilot_ui.protocol import EventPipeline, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline
 
 BENCH = Path(__file__).resolve().parent
 WORK = BENCH / ".work"
@@ -91,9 +91,9 @@ def make_stream(n: int = EVENTS, seed: int = 7) -> list[str]:
     return [json.dumps(event, separators=(",", ":")) for event in events]
 
 
-def replay_frames(frames: list[str]) -> tuple[Thread, float]:
+def replay_frames(frames: list[str]) -> tuple[AGUIThread, float]:
     """Feed every frame to a fresh pipeline; the thread and the seconds the feeding took."""
-    thread = Thread()
+    thread = AGUIThread()
     pipeline = EventPipeline(thread)
     start = time.perf_counter()
     for frame in frames:
@@ -103,7 +103,7 @@ def replay_frames(frames: list[str]) -> tuple[Thread, float]:
     return thread, seconds
 
 
-def summarize(thread: Thread) -> dict[str, Any]:
+def summarize(thread: AGUIThread) -> dict[str, Any]:
     """Counts and state of a finished thread, as ts_replay.mjs computes them for the reference client."""
     messages = thread.to_json()["messages"]
     calls = [call for message in messages for call in message.get("toolCalls") or []]
@@ -118,7 +118,7 @@ def summarize(thread: Thread) -> dict[str, Any]:
 
 def measure_copilot_ui(frames: list[str]) -> tuple[float, dict[str, Any]]:
     """Best-of-REPEATS events/s of copilot_ui, and the summary of the thread it built."""
-    best, thread = float("inf"), Thread()
+    best, thread = float("inf"), AGUIThread()
     for _ in range(REPEATS):
         thread, seconds = replay_frames(frames)
         best = min(best, seconds)

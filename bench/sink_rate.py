@@ -1,7 +1,7 @@
 """How often the view sink updates the sidebar while a reply streams fast: at most 25 times a second, whatever the rate.
 
 No browser and no Reflex app: the `ViewSink` of copilot_ui/state/_sink.py is driven directly, as a
-drive drives it, with a stand-in for the tab's CopilotState. One turn: the person's message, a run,
+turn drives it, with a stand-in for the tab's CopilotState. One turn: the person's message, a run,
 a reply of 2,000 tokens (the hostile agent's `!tokens` reply, ~10 KB) emitted as TextDelta events
 on a schedule of 1 ms and of 5 ms per token (token i at i·interval after the first; the thread
 gets each token as the loop would apply it), then the end of the message, the run and the turn.
@@ -119,7 +119,7 @@ class TabStandIn:
 
     updates: list[float] = field(default_factory=list)
 
-    async def _show_drive(self, *_: Any) -> None:
+    async def _show_run(self, *_: Any) -> None:
         self.updates.append(time.perf_counter())
 
     async def read(self, sink: ViewSink) -> None:

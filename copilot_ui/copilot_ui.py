@@ -31,8 +31,7 @@ import copilot_ui as cui
 from copilot_ui.demo import orders as orders_db
 from copilot_ui.demo.cards import order_card, plan_card
 from copilot_ui.demo.orders import Order
-from copilot_ui.demo.report import ReportState as AgentReport
-from copilot_ui.demo.report import demo_backend_tools
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import agent_from_environment
 
@@ -343,10 +342,6 @@ def _orders() -> rx.Component:
             overflow_x="auto",
         ),
     )
-
-
-def _filter_badge(*text: Any) -> rx.Component:
-    return rx.badge(*text, variant="soft", high_contrast=True)
 
 
 def _order_row(order: Order) -> rx.Component:

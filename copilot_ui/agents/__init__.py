@@ -2,8 +2,7 @@
 ScriptedAgent (for tests), the registry, and the Scrubber that keeps their secrets from people and logs.
 No Reflex here."""
 
-from ._base import Agent, AgentRun
-from ._errors import (
+from ..errors import (
     AgentAborted,
     AgentError,
     AgentHTTPError,
@@ -14,6 +13,7 @@ from ._errors import (
     StreamEnded,
     WrongContentType,
 )
+from ._base import Agent, AgentRun
 from ._http import HttpAgent, HttpLimits
 from ._local import LocalAgent
 from ._registry import AgentRegistry

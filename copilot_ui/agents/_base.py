@@ -14,7 +14,7 @@ from typing import Any
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
-from ._errors import AgentAborted
+from ..errors import AgentAborted
 
 
 class Agent(ABC):

@@ -24,9 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 from ag_ui.core import BaseEvent, EventType, RunAgentInput
 
-from ..protocol import DEFAULT_MAX_FRAME_CHARS, EventParser, FrameTooLarge, ProtocolError, SSEFrames
-from ._base import Agent
-from ._errors import (
+from ..errors import (
     AgentError,
     AgentHTTPError,
     AgentUnreachable,
@@ -36,6 +34,8 @@ from ._errors import (
     StreamEnded,
     WrongContentType,
 )
+from ..protocol import DEFAULT_MAX_FRAME_CHARS, EventParser, FrameTooLarge, ProtocolError, SSEFrames
+from ._base import Agent
 from ._httpx_log import hide_in_httpx_log
 from ._secrets import Scrubber
 from ._tls import new_client

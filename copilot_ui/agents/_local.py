@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
+from ..errors import RunFailed
 from ._base import Agent
 
 if TYPE_CHECKING:
@@ -19,10 +20,6 @@ if TYPE_CHECKING:
 
 # (the exception that ended the run, whether part of a reply had arrived) → what the person reads; None keeps it as is.
 ExplainError = Callable[[Exception, bool], str | None]
-
-
-class RunFailed(Exception):
-    """A run failed for a reason `explain_error` put in words (the original exception is its cause)."""
 
 
 class LocalAgent(Agent):

@@ -7,8 +7,8 @@ from typing import Any
 
 import httpx
 
+from ..errors import AgentError, AgentHTTPError, AgentUnreachable
 from ._base import Agent
-from ._errors import AgentError, AgentHTTPError, AgentUnreachable
 from ._http import HttpAgent, HttpLimits, _reason, quoted_start, report, request_secrets
 from ._httpx_log import hide_in_httpx_log
 from ._secrets import Scrubber

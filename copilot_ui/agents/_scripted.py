@@ -16,8 +16,8 @@ from typing import Union
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
+from ..errors import AgentError
 from ._base import Agent
-from ._errors import AgentError
 
 
 @dataclass(frozen=True)

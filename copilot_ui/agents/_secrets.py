@@ -52,12 +52,6 @@ class Scrubber:
         (and `*_SECRET_KEY`, `*_ACCESS_KEY`), in any case."""
         return cls(environment_secrets(environ), marker=marker)
 
-    @classmethod
-    def combine(cls, *scrubbers: Scrubber) -> Scrubber:
-        """One scrubber for the secrets of all of these (with the first one's marker)."""
-        marker = scrubbers[0].marker if scrubbers else MARKER
-        return cls((secret for scrubber in scrubbers for secret in scrubber._secrets), marker=marker)
-
     def with_secrets(self, secrets: Iterable[str]) -> Scrubber:
         """A scrubber for these secrets as well as this one's."""
         return Scrubber((*self._secrets, *secrets), marker=self.marker)

@@ -3,11 +3,12 @@
 What an app or an integrator uses is named here; the loop's phases stay in their modules.
 """
 
+from ..errors import ArgumentsInvalid, ThreadBusy
 from ._agent_run import GO_ON
 from ._attachments import Attachment, AttachmentBytes, AttachmentRules, Refusal, attachments_of, size_text
 from ._awaiting import Awaiting, call_digest
 from ._calls import parse_arguments
-from ._claims import Claim, Claims, ThreadBusy, claims
+from ._claims import Claim, Claims, claims
 from ._context import Session, StateAccess, ToolContext
 from ._decisions import Answer, Approve, Decision, Deny, decision_from_json, decision_json
 from ._events import (
@@ -40,7 +41,7 @@ from ._outcome import TurnOutcome
 from ._results import result_text, unused_answer
 from ._thread import QueuedMessage, Thread
 from ._toolbox import Toolbox
-from ._tools import ArgumentsInvalid, Tool, tool_from_function
+from ._tools import Tool, tool_from_function
 
 __all__ = [
     "GO_ON",

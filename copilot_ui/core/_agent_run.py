@@ -30,7 +30,7 @@ from ._outcome import TurnOutcome
 from ._translate import SILENT, finish_reason, translate
 
 if TYPE_CHECKING:
-    from ._drive import Drive
+    from ._turn import Turn
 
 logger = logging.getLogger("copilot_ui.core")
 
@@ -42,65 +42,65 @@ GO_ON = (
 )
 
 
-async def run_agent(drive: Drive) -> TurnOutcome | None:
-    """One run of the agent; None when the drive goes on."""
-    thread, loop = drive.thread, drive.loop
+async def run_agent(turn: Turn) -> TurnOutcome | None:
+    """One run of the agent; None when the turn goes on."""
+    thread, loop = turn.thread, turn.loop
     if thread.queued:
-        await deliver_queued(drive)
+        await deliver_queued(turn)
     if thread.turn.agent_runs > loop.limits.max_follow_ups:
         message = (
             f"stopped after {loop.limits.max_follow_ups} follow-up runs in one turn; the agent may be looping. "
             "Send a message to go on."
         )
-        await drive.emit(ErrorOccurred(message, "turn_limit"))
+        await turn.emit(ErrorOccurred(message, "turn_limit"))
         return TurnOutcome("limit", message)
     if loop.commit is not None:
         await loop.commit()
     try:
-        run_input = await _build_input(drive)
+        run_input = await _build_input(turn)
         verdict = await loop.hooks.call("before_agent_call", run_input)
     except Exception as error:
         logger.exception("preparing the agent's run failed")
-        return await failed(drive, f"preparing the agent's run failed: {describe_error(error)}", after=thread.last_message_id())
+        return await failed(turn, f"preparing the agent's run failed: {describe_error(error)}", after=thread.last_message_id())
     if isinstance(verdict, Stop):
-        drive.stop(verdict.reason)
+        turn.stop(verdict.reason)
         return None
     if isinstance(verdict, RunAgentInput):
         run_input = verdict
-    if drive.stopping:
+    if turn.stopping:
         return None
-    return await _stream(drive, run_input)
+    return await _stream(turn, run_input)
 
 
-async def deliver_queued(drive: Drive) -> None:
-    """The messages the person wrote during the drive join the thread, in order, and start a new turn."""
-    thread = drive.thread
+async def deliver_queued(turn: Turn) -> None:
+    """The messages the person wrote during the turn join the thread, in order, and start a new turn."""
+    thread = turn.thread
     queued, thread.queued = thread.queued, []
     for message in queued:
         thread.add_user_message(message.text, message.id, message.attachments)
-        await drive.emit(UserMessageAdded(message.id, message.text, queued=True))
+        await turn.emit(UserMessageAdded(message.id, message.text, queued=True))
     thread.start_turn()
 
 
-async def failed(drive: Drive, message: str, code: str | None = None, *, after: str | None) -> TurnOutcome:
+async def failed(turn: Turn, message: str, code: str | None = None, *, after: str | None) -> TurnOutcome:
     """The agent's run failed: shown once, its open calls answered, remembered for a retry (from after `after`)."""
-    thread = drive.thread
-    await drive.emit(ErrorOccurred(message, code))
+    thread = turn.thread
+    await turn.emit(ErrorOccurred(message, code))
     calls = [call for call_id in thread.run_tool_call_ids if (call := thread.tool_call(call_id)) is not None]
-    await answer_open_calls(thread, drive.emit, "the agent's run failed before this call could run", "error", calls=calls)
+    await answer_open_calls(thread, turn.emit, "the agent's run failed before this call could run", "error", calls=calls)
     thread.turn.follow_up_due = False
     thread.turn.batch.clear()
     thread.turn.failed, thread.turn.failed_after = message, after
     return TurnOutcome("error", message)
 
 
-async def _build_input(drive: Drive) -> RunAgentInput:
-    loop, thread = drive.loop, drive.thread
+async def _build_input(turn: Turn) -> RunAgentInput:
+    loop, thread = turn.loop, turn.thread
     context = loop.context() if loop.context is not None else []
     if inspect.isawaitable(context):
         context = await context
     messages: list[Message] = [message for message in thread.messages if message.role != "activity"]
-    if drive.retrying and thread.turn.going_on:
+    if turn.retrying and thread.turn.going_on:
         messages.append(UserMessage(id=new_id("go-on-"), content=GO_ON))
     return RunAgentInput(
         thread_id=thread.id,
@@ -110,29 +110,29 @@ async def _build_input(drive: Drive) -> RunAgentInput:
         context=list(context),
         state=thread.state,
         forwarded_props=loop.forwarded_props if loop.forwarded_props is not None else {},
-        resume=resume_entries(drive),
+        resume=resume_entries(turn),
         protocol_version="1.0",
     )
 
 
-async def _stream(drive: Drive, run_input: RunAgentInput) -> TurnOutcome | None:
-    loop, thread = drive.loop, drive.thread
+async def _stream(turn: Turn, run_input: RunAgentInput) -> TurnOutcome | None:
+    loop, thread = turn.loop, turn.thread
     before = thread.last_message_id()  # what this run adds comes after it (a retry drops that)
-    _begin_run(drive, run_input)
-    await drive.emit(AgentRunStarted(run_input.run_id, thread.turn.agent_runs - 1))
+    _begin_run(turn, run_input)
+    await turn.emit(AgentRunStarted(run_input.run_id, thread.turn.agent_runs - 1))
     pipeline = EventPipeline(thread)
     failure = None
-    agent_run = drive.agent_run = loop.agent.run(run_input)
+    agent_run = turn.agent_run = loop.agent.run(run_input)
     try:
         async for event in agent_run:
             for applied in pipeline.feed(event):
-                await _observe(drive, applied)
-            if drive.stop_reason:
+                await _observe(turn, applied)
+            if turn.stop_reason:
                 agent_run.abort()
         if pipeline.run_open or thread.outcome is None:
             pipeline.finish()
     except AgentAborted:
-        if not drive.stopping:
+        if not turn.stopping:
             failure = "the agent's run was stopped"
     except (AgentError, ProtocolError, _HookFailed) as error:
         failure = str(error)
@@ -140,62 +140,62 @@ async def _stream(drive: Drive, run_input: RunAgentInput) -> TurnOutcome | None:
         logger.exception("the agent failed")
         failure = f"the agent failed: {describe_error(error)}"
     finally:
-        drive.agent_run = None
+        turn.agent_run = None
         await agent_run.aclose()  # a run left early (a protocol error, a stop) closes its connection now
-    if drive.stopping:
+    if turn.stopping:
         return None
     outcome = thread.outcome
     if failure is not None or outcome is None or outcome.kind == "error":
         message = failure or (outcome.message if outcome else "the agent's run ended without an outcome")
         logger.warning("the agent's run failed: %s", message)
-        return await failed(drive, message, outcome.code if outcome else None, after=before)
-    _mark_cut_off(drive, outcome.result)
-    await drive.emit(AgentRunFinished(run_input.run_id, outcome.kind))
+        return await failed(turn, message, outcome.code if outcome else None, after=before)
+    _mark_cut_off(turn, outcome.result)
+    await turn.emit(AgentRunFinished(run_input.run_id, outcome.kind))
     try:
         verdict = await loop.hooks.call("after_agent_call", run_input, thread)
     except Exception as error:
         logger.exception("an after_agent_call hook failed")
-        return await failed(drive, f"the after_agent_call hook failed: {describe_error(error)}", after=before)
+        return await failed(turn, f"the after_agent_call hook failed: {describe_error(error)}", after=before)
     if isinstance(verdict, Stop):
-        drive.stop(verdict.reason)
+        turn.stop(verdict.reason)
     if outcome.kind == "cancelled":
-        drive.stop("the agent cancelled its run")
+        turn.stop("the agent cancelled its run")
     return None
 
 
-def _begin_run(drive: Drive, run_input: RunAgentInput) -> None:
+def _begin_run(turn: Turn, run_input: RunAgentInput) -> None:
     """The book notes the run; the interrupts its resume answers are used up."""
-    thread, turn = drive.thread, drive.thread.turn
-    turn.follow_up_due, turn.failed, turn.going_on, drive.retrying = False, None, False, False
-    turn.agent_runs += 1
-    turn.last_sent_message_id = run_input.messages[-1].id if run_input.messages else None
+    thread, book = turn.thread, turn.thread.turn
+    book.follow_up_due, book.failed, book.going_on, turn.retrying = False, None, False, False
+    book.agent_runs += 1
+    book.last_sent_message_id = run_input.messages[-1].id if run_input.messages else None
     if thread.interrupts:
         use_up_interrupts(thread)
     thread.outcome = None
 
 
-async def _observe(drive: Drive, event: BaseEvent) -> None:
-    translated = translate(event, drive.thread)
+async def _observe(turn: Turn, event: BaseEvent) -> None:
+    translated = translate(event, turn.thread)
     if translated is not None:
-        await drive.emit(translated)
+        await turn.emit(translated)
     elif event.type not in SILENT:
-        await drive.emit(AgentEventReceived(event))
-    if not drive.loop.hooks.on_event:
+        await turn.emit(AgentEventReceived(event))
+    if not turn.loop.hooks.on_event:
         return
     try:
-        verdict = await drive.loop.hooks.call("on_event", event)
+        verdict = await turn.loop.hooks.call("on_event", event)
     except Exception as error:
         logger.exception("an on_event hook failed")
         raise _HookFailed(f"the on_event hook failed: {describe_error(error)}") from error
     if isinstance(verdict, Stop):
-        drive.stop(verdict.reason)
+        turn.stop(verdict.reason)
 
 
-def _mark_cut_off(drive: Drive, result: Any) -> None:
+def _mark_cut_off(turn: Turn, result: Any) -> None:
     """A reply cut off by the length limit: its calls may be incomplete and are never run."""
-    thread = drive.thread
+    thread = turn.thread
     if finish_reason(result) in ("length", "max_tokens"):
-        drive.cut_off.update(call for call in thread.run_tool_call_ids if thread.result_of(call) is None)
+        turn.cut_off.update(call for call in thread.run_tool_call_ids if thread.result_of(call) is None)
 
 
 class _HookFailed(Exception):

@@ -1,6 +1,6 @@
 """Settle the batch: every call without a result is prepared, then run or answered, and the batch becomes a verdict.
 
-settle ─┬─ prepare each new call once, in call order (remembered by call id for the drive)
+settle ─┬─ prepare each new call once, in call order (remembered by call id for the turn)
         ├─ in call order: apply the person's decisions; answer what needs no run; announce what
         │    waits; start what may run (in parallel; a sequential tool is a barrier: the calls
         │    before it finish first, it runs alone, the calls after it start once it is done)
@@ -27,7 +27,7 @@ from ._results import record_result
 from ._thread import Thread
 
 if TYPE_CHECKING:
-    from ._drive import Drive
+    from ._turn import Turn
 
 Verdict = Literal["follow_up", "complete", "wait", "stop"]
 
@@ -53,33 +53,33 @@ def open_calls(thread: Thread) -> list[ToolCall]:
     return calls
 
 
-async def settle(drive: Drive) -> Verdict:
+async def settle(turn: Turn) -> Verdict:
     """Run or answer the open calls until each has its result, a person must decide, or the run stops."""
     while True:
-        drive.wake.clear()  # what arrives from here on is seen: by the next pass, or by the wait below
-        if drive.stopping:
+        turn.wake.clear()  # what arrives from here on is seen: by the next pass, or by the wait below
+        if turn.stopping:
             return "stop"
-        waiting = await _advance(drive)
-        if drive.stopping:
+        waiting = await _advance(turn)
+        if turn.stopping:
             return "stop"
-        if drive.running:
-            await _wait_for_change(drive)
+        if turn.running:
+            await _wait_for_change(turn)
         elif not waiting:
-            return finalize(drive)
-        elif drive.wake.is_set():
+            return finalize(turn)
+        elif turn.wake.is_set():
             continue  # a decision came while the calls were looked at
-        elif drive.thread.queued:  # the person wrote instead of deciding: their message is answered
-            skipped = open_calls(drive.thread)
-            await answer_open_calls(drive.thread, drive.emit, NEW_MESSAGE, "skipped", calls=skipped)
+        elif turn.thread.queued:  # the person wrote instead of deciding: their message is answered
+            skipped = open_calls(turn.thread)
+            await answer_open_calls(turn.thread, turn.emit, NEW_MESSAGE, "skipped", calls=skipped)
             for call in skipped:
-                drive.forget(call.id)
+                turn.forget(call.id)
         else:
             return "wait"
 
 
-def finalize(drive: Drive) -> Verdict:
+def finalize(turn: Turn) -> Verdict:
     """Every call of the batch has its result: what the results ask becomes the verdict, and the batch closes."""
-    book = drive.thread.turn
+    book = turn.thread.turn
     wishes = set(book.batch.values())
     book.batch.clear()
     if "complete_run" in wishes:
@@ -87,69 +87,69 @@ def finalize(drive: Drive) -> Verdict:
     return "follow_up" if "follow_up" in wishes else "complete"
 
 
-async def _advance(drive: Drive) -> bool:
+async def _advance(turn: Turn) -> bool:
     """One pass over the open calls: prepare the new, then answer, announce or start each; True if any waits."""
-    calls = open_calls(drive.thread)
+    calls = open_calls(turn.thread)
     for call in calls:
-        if drive.stopping or (call.id not in drive.running and not await _remember(drive, call)):
+        if turn.stopping or (call.id not in turn.running and not await _remember(turn, call)):
             return False  # after a stop nothing more is prepared, answered or started
     waiting = barrier = False
     for call in calls:
-        if drive.stopping:
+        if turn.stopping:
             return waiting
-        remembered = drive.prepared[call.id].prepared
-        if call.id in drive.running:
+        remembered = turn.prepared[call.id].prepared
+        if call.id in turn.running:
             barrier = barrier or remembered.tool.mode == "sequential"  # type: ignore[union-attr]
             continue
-        prepared = await decided(drive, call, remembered)
+        prepared = await decided(turn, call, remembered)
         if isinstance(prepared, Answered):
-            await _answer(drive, call, prepared)
+            await _answer(turn, call, prepared)
         elif isinstance(prepared, Waiting):
             waiting = True
-            await _announce(drive, call, prepared)
+            await _announce(turn, call, prepared)
         elif barrier:
             continue
         elif prepared.tool.mode == "sequential":
             barrier = True
-            if not drive.running:
-                start(drive, call, prepared)
+            if not turn.running:
+                start(turn, call, prepared)
         else:
-            start(drive, call, prepared)
+            start(turn, call, prepared)
     return waiting
 
 
-async def _remember(drive: Drive, call: ToolCall) -> bool:
+async def _remember(turn: Turn, call: ToolCall) -> bool:
     """The call's preparation, made once; False when a hook stopped the run while preparing it."""
-    remembered = drive.prepared.get(call.id)
+    remembered = turn.prepared.get(call.id)
     if remembered is not None:
         if remembered.is_for(call):
             return True
-        drive.announced.discard(call.id)  # the agent re-sent the call changed: it is a new question
-    prepared = await prepare(drive, call)
+        turn.announced.discard(call.id)  # the agent re-sent the call changed: it is a new question
+    prepared = await prepare(turn, call)
     if prepared is None:
         return False
-    drive.prepared[call.id] = Remembered(call.function.name, call.function.arguments, prepared)
+    turn.prepared[call.id] = Remembered(call.function.name, call.function.arguments, prepared)
     return True
 
 
-async def _answer(drive: Drive, call: ToolCall, answered: Answered) -> None:
-    await record_result(drive.thread, drive.emit, call, answered.tool, answered.content, answered.is_error, answered.status)
-    drive.forget(call.id)
+async def _answer(turn: Turn, call: ToolCall, answered: Answered) -> None:
+    await record_result(turn.thread, turn.emit, call, answered.tool, answered.content, answered.is_error, answered.status)
+    turn.forget(call.id)
 
 
-async def _announce(drive: Drive, call: ToolCall, waiting: Waiting) -> None:
-    """Ask the person, once per drive: record what waits, as it is shown, and say so."""
-    if call.id in drive.announced:
+async def _announce(turn: Turn, call: ToolCall, waiting: Waiting) -> None:
+    """Ask the person, once per turn: record what waits, as it is shown, and say so."""
+    if call.id in turn.announced:
         return
-    drive.announced.add(call.id)
+    turn.announced.add(call.id)
     name = call.function.name
-    drive.thread.awaiting[call.id] = Awaiting(call.id, waiting.kind, waiting.digest, name, waiting.arguments)
-    await drive.emit(AwaitingPerson(call.id, name, waiting.arguments, waiting.kind, digest=waiting.digest))
+    turn.thread.awaiting[call.id] = Awaiting(call.id, waiting.kind, waiting.digest, name, waiting.arguments)
+    await turn.emit(AwaitingPerson(call.id, name, waiting.arguments, waiting.kind, digest=waiting.digest))
 
 
-async def _wait_for_change(drive: Drive) -> None:
-    woken = asyncio.ensure_future(drive.wake.wait())
+async def _wait_for_change(turn: Turn) -> None:
+    woken = asyncio.ensure_future(turn.wake.wait())
     try:
-        await asyncio.wait([*drive.running.values(), woken], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait([*turn.running.values(), woken], return_when=asyncio.FIRST_COMPLETED)
     finally:
         woken.cancel()

@@ -2,8 +2,8 @@
 
 A claim is taken synchronously, so that a caller (a click's event handler) holds the thread before
 its first await: two clicks never both drive one conversation, even through two RunLoop objects or
-two Thread objects of the same id. The drive that holds a claim is reachable through it, which is
-how a message or a decision made anywhere in the process reaches the running drive.
+two Thread objects of the same id. The turn that holds a claim is reachable through it, which is
+how a message or a decision made anywhere in the process reaches the running turn.
 
     claim = claims.claim(thread.id)      # None: someone drives it now
     if claim is not None:
@@ -18,20 +18,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from ..errors import ThreadBusy
+
 if TYPE_CHECKING:
-    from ._drive import Drive
-
-
-class ThreadBusy(RuntimeError):
-    """Another drive holds this thread; send() queues a message for it and decide() reaches it."""
-
-    def __init__(self, thread_id: str, detail: str = "") -> None:
-        self.thread_id = thread_id
-        super().__init__(
-            detail
-            or f"another drive is already driving thread {thread_id!r}: send() queues a message for it, "
-            "decide() reaches it, and a new drive can start once it ends"
-        )
+    from ._turn import Turn
 
 
 class Claim:
@@ -39,7 +29,7 @@ class Claim:
 
     def __init__(self, registry: Claims, thread_id: str) -> None:
         self.thread_id = thread_id
-        self.drive: Drive | None = None  # the drive using this claim, while it runs
+        self.turn: Turn | None = None  # the turn using this claim, while it runs
         self._registry = registry
         self._released = False
         self._ended: asyncio.Event | None = None  # made only when someone waits for the release
@@ -55,7 +45,7 @@ class Claim:
         if self._released:
             return
         self._released = True
-        self.drive = None
+        self.turn = None
         self._registry._forget(self)
         if self._ended is not None:
             self._ended.set()

@@ -1,10 +1,10 @@
-"""Closing: the one way open calls are answered for a reason, and the end of a drive.
+"""Closing: the one way open calls are answered for a reason, and the end of a turn.
 
 Every call gets exactly one result, whatever ends it: the person wrote instead of deciding
 ("skipped"), stopped the run, or the agent's run failed before the call could run. Open agent
 interrupts are denied in the person's name for the same reason, so the next run resumes them.
 
-A drive ends in `close`: after a stop, running tools are cancelled (each records its "aborted"
+A turn ends in `close`: after a stop, running tools are cancelled (each records its "aborted"
 result), every open call is answered, no follow-up is left due, and the messages the person wrote
 meanwhile are returned, not sent; then after_run hooks hear the outcome and TurnEnded says it.
 """
@@ -27,7 +27,7 @@ from ._results import Notify, Status, record_result
 from ._thread import Thread
 
 if TYPE_CHECKING:
-    from ._drive import Drive
+    from ._turn import Turn
 
 logger = logging.getLogger("copilot_ui.core")
 
@@ -54,41 +54,41 @@ async def answer_open_calls(
                 thread._decide_for_person(key, Deny(reason))
 
 
-async def close(drive: Drive, outcome: TurnOutcome) -> TurnOutcome:
-    """End the drive: after a stop nothing is left running or open; the outcome is heard and announced."""
-    drive.accepting = False  # from here a message the person sends starts a drive of its own
-    thread = drive.thread
+async def close(turn: Turn, outcome: TurnOutcome) -> TurnOutcome:
+    """End the turn: after a stop nothing is left running or open; the outcome is heard and announced."""
+    turn.accepting = False  # from here a message the person sends starts a turn of its own
+    thread = turn.thread
     if outcome.status in ("aborted", "cancelled", "stopped"):
-        await cancel_running(drive)
+        await cancel_running(turn)
         if outcome.status == "aborted":
-            await answer_open_calls(thread, drive.emit, "the user stopped the run", "aborted", prefix="aborted")
+            await answer_open_calls(thread, turn.emit, "the user stopped the run", "aborted", prefix="aborted")
         elif outcome.status == "cancelled":
-            await answer_open_calls(thread, drive.emit, "the run was cancelled before this call ran", "aborted", prefix="aborted")
+            await answer_open_calls(thread, turn.emit, "the run was cancelled before this call ran", "aborted", prefix="aborted")
         else:
-            await answer_open_calls(thread, drive.emit, outcome.message, "aborted")
+            await answer_open_calls(thread, turn.emit, outcome.message, "aborted")
         thread.turn.follow_up_due = False
         thread.turn.batch.clear()
         outcome = dataclasses.replace(outcome, returned=tuple(thread.queued))
         thread.queued = []
     try:
-        await drive.loop.hooks.call("after_run", thread, outcome)
+        await turn.loop.hooks.call("after_run", thread, outcome)
     except Exception:
         logger.exception("an after_run hook failed")
-    await drive.emit(TurnEnded(thread.id, outcome.status, outcome.message, outcome.returned))
+    await turn.emit(TurnEnded(thread.id, outcome.status, outcome.message, outcome.returned))
     return outcome
 
 
-async def cancel_running(drive: Drive) -> None:
+async def cancel_running(turn: Turn) -> None:
     """Cancel the running handlers and wait until each recorded its result."""
-    stop_running(drive)
-    if drive.running:
-        await asyncio.gather(*drive.running.values(), return_exceptions=True)
+    stop_running(turn)
+    if turn.running:
+        await asyncio.gather(*turn.running.values(), return_exceptions=True)
 
 
-def stop_running(drive: Drive) -> None:
+def stop_running(turn: Turn) -> None:
     """Signal and cancel each running handler, once: a second cancel would cut the recording of its result."""
-    for call_id, task in list(drive.running.items()):
-        context = drive.contexts.get(call_id)
+    for call_id, task in list(turn.running.items()):
+        context = turn.contexts.get(call_id)
         if context is not None:
             context.cancelled.set()
         if task.cancelling() == 0:

@@ -30,7 +30,7 @@ class TurnStarted(LoopEvent):
 class TurnEnded(LoopEvent):
     """The loop stopped working on a thread: done, waiting for a person, stopped, or failed.
 
-    `returned`: messages the person wrote during a drive that was stopped; they were not sent, and
+    `returned`: messages the person wrote during a turn that was stopped; they were not sent, and
     go back into the message box.
     """
 

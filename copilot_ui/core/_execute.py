@@ -2,7 +2,7 @@
 
 The handler runs in a slot (the concurrency cap), within its timeout, with the session's state
 when it is declared with one. The `finally` does the rest whatever the ending (a value, an error,
-the timeout, a CancelledError of the tool's own making, or the drive's stop): progress reported
+the timeout, a CancelledError of the tool's own making, or the turn's stop): progress reported
 so far reaches subscribers first, after_tool hooks see the result, the result is recorded, and
 the call leaves the running.
 """
@@ -27,32 +27,32 @@ from ._subscriber import finish_delivery, start_delivery
 from ._tools import Tool
 
 if TYPE_CHECKING:
-    from ._drive import Drive
+    from ._turn import Turn
 
 logger = logging.getLogger("copilot_ui.core")
 
 
-def start(drive: Drive, call: ToolCall, ready: Ready) -> None:
+def start(turn: Turn, call: ToolCall, ready: Ready) -> None:
     """Start the call's task; its context exists at once, so that a stop can signal it before it runs."""
-    context = ToolContext(call.id, call.function.name, drive.loop.session, _state_access=drive.loop.state_access)
-    drive.contexts[call.id] = context
-    drive.running[call.id] = asyncio.create_task(_execute(drive, call, ready, context), name=f"tool {call.function.name}")
+    context = ToolContext(call.id, call.function.name, turn.loop.session, _state_access=turn.loop.state_access)
+    turn.contexts[call.id] = context
+    turn.running[call.id] = asyncio.create_task(_execute(turn, call, ready, context), name=f"tool {call.function.name}")
 
 
-async def _execute(drive: Drive, call: ToolCall, ready: Ready, context: ToolContext) -> None:
+async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContext) -> None:
     name = call.function.name
     deliveries: list[Awaitable[Any]] = []
-    context._report = lambda fraction, message: _report(drive, deliveries, ToolProgress(call.id, fraction, message))
+    context._report = lambda fraction, message: _report(turn, deliveries, ToolProgress(call.id, fraction, message))
     content, is_error, status = "aborted: the run was stopped while this tool ran", True, "aborted"
     try:
-        async with _slot(drive):
-            await drive.emit(ToolExecutionStarted(call.id, name, ready.arguments))
-            value = await _invoke(drive, ready.tool, ready.kwargs, context)
+        async with _slot(turn):
+            await turn.emit(ToolExecutionStarted(call.id, name, ready.arguments))
+            value = await _invoke(turn, ready.tool, ready.kwargs, context)
         content, is_error, status = result_text(value), False, "complete"
     except _TimedOut:
         content, is_error, status = f"{name} did not finish within {ready.tool.timeout:g} s and was stopped", True, "error"
     except asyncio.CancelledError:
-        if _cancelled_by_the_drive():
+        if _cancelled_by_the_turn():
             raise  # a stop: the result stays "aborted"
         logger.warning("tool %s was cancelled by its own code", name, exc_info=True)
         content, is_error, status = f"{name} was cancelled by its own code (CancelledError) and did not finish", True, "error"
@@ -66,10 +66,10 @@ async def _execute(drive: Drive, call: ToolCall, ready: Ready, context: ToolCont
         context._report = None  # progress after the call settled is ignored
         for pending in deliveries:
             await finish_delivery(pending)
-        await _finish(drive, call, ready, content, is_error, status)
+        await _finish(turn, call, ready, content, is_error, status)
 
 
-async def _invoke(drive: Drive, tool: Tool, kwargs: dict[str, Any], context: ToolContext) -> Any:
+async def _invoke(turn: Turn, tool: Tool, kwargs: dict[str, Any], context: ToolContext) -> Any:
     """The handler's value, within the tool's timeout; a tool declared with state= runs through StateAccess.run_with."""
 
     async def handler(state: Any = None) -> Any:
@@ -79,7 +79,7 @@ async def _invoke(drive: Drive, tool: Tool, kwargs: dict[str, Any], context: Too
     async def call_handler() -> Any:
         if tool.state is None:
             return await handler()
-        access = drive.loop.state_access
+        access = turn.loop.state_access
         if access is None:
             raise RuntimeError(f"{tool.name} changes the app's state ({tool.state.__name__}) and runs only inside the app")
         return await access.run_with(tool.state, handler)
@@ -95,43 +95,43 @@ async def _invoke(drive: Drive, tool: Tool, kwargs: dict[str, Any], context: Too
         raise
 
 
-async def _finish(drive: Drive, call: ToolCall, ready: Ready, content: str, is_error: bool, status: Status) -> None:
+async def _finish(turn: Turn, call: ToolCall, ready: Ready, content: str, is_error: bool, status: Status) -> None:
     """after_tool hooks, then the result; the call leaves the running only then (it is never seen open and idle)."""
     try:
-        content, is_error = await _after_tool(drive, call, ready, content, is_error)
-        await record_result(drive.thread, drive.emit, call, ready.tool, content, is_error, status)
+        content, is_error = await _after_tool(turn, call, ready, content, is_error)
+        await record_result(turn.thread, turn.emit, call, ready.tool, content, is_error, status)
     finally:
-        drive.forget(call.id)
-        drive.contexts.pop(call.id, None)
-        drive.running.pop(call.id, None)
+        turn.forget(call.id)
+        turn.contexts.pop(call.id, None)
+        turn.running.pop(call.id, None)
 
 
-async def _after_tool(drive: Drive, call: ToolCall, ready: Ready, content: str, is_error: bool) -> tuple[str, bool]:
+async def _after_tool(turn: Turn, call: ToolCall, ready: Ready, content: str, is_error: bool) -> tuple[str, bool]:
     try:
-        verdict = await drive.loop.hooks.call(
+        verdict = await turn.loop.hooks.call(
             "after_tool", CallInfo(call.id, call.function.name, ready.arguments), ToolResult(content, is_error)
         )
     except Exception as error:
         logger.exception("an after_tool hook failed on %s", call.function.name)
         return f"the after_tool hook failed: {describe_error(error)}", True
     if isinstance(verdict, Stop):
-        drive.stop(verdict.reason)
+        turn.stop(verdict.reason)
     elif isinstance(verdict, Replace):
         return result_text(verdict.result), verdict.is_error
     return content, is_error
 
 
-def _report(drive: Drive, deliveries: list[Awaitable[Any]], event: ToolProgress) -> None:
-    pending = start_delivery(drive.loop.emit, event)
+def _report(turn: Turn, deliveries: list[Awaitable[Any]], event: ToolProgress) -> None:
+    pending = start_delivery(turn.loop.emit, event)
     if pending is not None:  # an async subscriber: delivered before the call's end
         deliveries.append(asyncio.ensure_future(pending))
 
 
-def _slot(drive: Drive) -> contextlib.AbstractAsyncContextManager[Any]:
-    return drive.slots if drive.slots is not None else contextlib.nullcontext()
+def _slot(turn: Turn) -> contextlib.AbstractAsyncContextManager[Any]:
+    return turn.slots if turn.slots is not None else contextlib.nullcontext()
 
 
-def _cancelled_by_the_drive() -> bool:
+def _cancelled_by_the_turn() -> bool:
     """A stop cancels the call's task itself; a CancelledError a tool raised on its own leaves the task uncancelled."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0

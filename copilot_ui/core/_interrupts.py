@@ -18,41 +18,41 @@ from ._events import AwaitingPerson
 from ._thread import Thread
 
 if TYPE_CHECKING:
-    from ._drive import Drive
+    from ._turn import Turn
 
 
-def interrupts_decided(drive: Drive) -> bool:
+def interrupts_decided(turn: Turn) -> bool:
     """Every open interrupt has a decision (with no person to ask, every one counts as denied)."""
-    if not drive.loop.ask_person:
+    if not turn.loop.ask_person:
         return True
-    thread = drive.thread
+    thread = turn.thread
     return all(_decided(thread, thread.interrupt_shown(interrupt)) for interrupt in thread.interrupts)
 
 
-async def announce_interrupts(drive: Drive) -> None:
-    """Show each undecided interrupt to the person, once per drive; one that changed since it was shown is asked anew."""
-    thread = drive.thread
+async def announce_interrupts(turn: Turn) -> None:
+    """Show each undecided interrupt to the person, once per turn; one that changed since it was shown is asked anew."""
+    thread = turn.thread
     for interrupt in thread.interrupts:
         shown = thread.interrupt_shown(interrupt)
         before = thread.awaiting.get(shown.key)
         if before is not None and before.digest != shown.digest:
             thread.forget_waiting(shown.key)  # the agent asks something else under the same key now
-            drive.announced.discard(shown.key)
-        if shown.key in drive.announced or _decided(thread, shown):
+            turn.announced.discard(shown.key)
+        if shown.key in turn.announced or _decided(thread, shown):
             continue
-        drive.announced.add(shown.key)
+        turn.announced.add(shown.key)
         thread.awaiting[shown.key] = shown
-        await drive.emit(
+        await turn.emit(
             AwaitingPerson(shown.key, shown.tool_name, shown.arguments, shown.kind, shown.message, interrupt.id, shown.digest)
         )
 
 
-def resume_entries(drive: Drive) -> list[ResumeEntry] | None:
+def resume_entries(turn: Turn) -> list[ResumeEntry] | None:
     """What the next run tells the agent about each of its interrupts."""
     entries = []
-    for interrupt in drive.thread.interrupts:
-        decision = drive.thread.decisions.get(interrupt_key(interrupt))
-        if not drive.loop.ask_person:
+    for interrupt in turn.thread.interrupts:
+        decision = turn.thread.decisions.get(interrupt_key(interrupt))
+        if not turn.loop.ask_person:
             decision = Deny("no person could be asked")
         payload = _payload(decision)
         if payload is _CANCELLED:

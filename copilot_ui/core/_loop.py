@@ -3,16 +3,16 @@
 Send the thread, the tools and the context to the agent; apply what streams back; run the tools
 whose calls have no result; let the page commit what they changed; run the agent again; until it
 is done. Each public method is one thing a person or the app does (write, run a tool from a
-button, retry, decide, stop); each becomes a drive of the thread (_drive.py), and only one drive
+button, retry, decide, stop); each becomes a turn of the thread (_turn.py), and only one turn
 works on a thread at a time (_claims.py).
 
-    _drive.py       the drive, top to bottom: open, steps, close
+    _turn.py        the turn, top to bottom: open, steps, close
     _batch.py       settle the calls without a result: prepare → run or answer → verdict
     _prepare.py     prepare a call once: look up, repair, validate, hooks, approval policy
     _execute.py     run a ready call; whatever happens, exactly one result
     _agent_run.py   one run of the agent: queued messages, limit, commit, input, stream
     _interrupts.py  the agent's own questions, shown, decided, resumed
-    _closing.py     answer every open call for a reason; the end of a drive
+    _closing.py     answer every open call for a reason; the end of a turn
 """
 
 from __future__ import annotations
@@ -24,18 +24,18 @@ from typing import Any
 from ag_ui.core import Context
 
 from ..agents import Agent
+from ..errors import ThreadBusy
 from ..protocol import new_id
 from ._attachments import Attachment, AttachmentBytes, attachments_of
-from ._claims import Claim, ThreadBusy, claims
-from ._closing import answer_open_calls
+from ._claims import Claim, claims
 from ._context import Session, StateAccess
 from ._decisions import Decision
-from ._drive import Drive, FollowUp, Press
 from ._hooks import Hooks
 from ._outcome import TurnOutcome
 from ._subscriber import Emit, deliver
 from ._thread import QueuedMessage, Thread
 from ._toolbox import Toolbox
+from ._turn import FollowUp, Press, Turn
 
 ContextProvider = Callable[[], "Awaitable[list[Context]] | list[Context]"]
 
@@ -83,12 +83,12 @@ class RunLoop:
         self.limits = limits or LoopLimits()
         self.forwarded_props = forwarded_props
         self.attachment_bytes = attachment_bytes  # where the files the person attached are read when the agent runs
-        self._drive: Drive | None = None
+        self._turn: Turn | None = None
 
     @property
     def running(self) -> bool:
         """This loop is driving a thread now."""
-        return self._drive is not None
+        return self._turn is not None
 
     async def send(
         self,
@@ -101,39 +101,39 @@ class RunLoop:
     ) -> TurnOutcome | None:
         """The person writes: a new turn, driven to its outcome.
 
-        While a drive works on the thread (this loop's or another's), the message is queued instead
+        While a turn works on the thread (this loop's or another's), the message is queued instead
         and None is returned at once: it goes with the agent's next run, or is handed back in
-        TurnEnded.returned if that drive is stopped. Calls that wait for the person are answered
+        TurnEnded.returned if that turn is stopped. Calls that wait for the person are answered
         "not run" (skipped): the new message is what they said instead.
         """
         message = QueuedMessage(message_id or new_id("msg-"), text, attachments)
         if claim is None:
             while (holder := claims.holder(thread.id)) is not None:
-                if (drive := _accepting_drive(thread)) is not None:
-                    drive.queue(message)
+                if (turn := _accepting_turn(thread)) is not None:
+                    turn.queue(message)
                     return None
-                await holder.wait_released()  # a drive ending, or one about to start: this one follows
+                await holder.wait_released()  # a turn ending, or one about to start: this one follows
         return await self._run(thread, claim, message=message)
 
     def accepting(self, thread: Thread) -> bool:
-        """A drive works on the thread and still takes messages and decisions (it is not winding down)."""
-        return _accepting_drive(thread) is not None
+        """A turn works on the thread and still takes messages and decisions (it is not winding down)."""
+        return _accepting_turn(thread) is not None
 
     def queue(self, thread: Thread, text: str, message_id: str | None = None, attachments: tuple[Attachment, ...] = ()) -> bool:
-        """Queue a message on the drive working on the thread, at once (no await); False when none takes it now.
+        """Queue a message on the turn working on the thread, at once (no await); False when none takes it now.
 
         For a caller that must not wait (a click handler holding a lock): on False, send() it later.
         """
-        drive = _accepting_drive(thread)
-        if drive is None:
+        turn = _accepting_turn(thread)
+        if turn is None:
             return False
-        drive.queue(QueuedMessage(message_id or new_id("msg-"), text, attachments))
+        turn.queue(QueuedMessage(message_id or new_id("msg-"), text, attachments))
         return True
 
     async def drive(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
         """Work on the thread until the agent is done, a person must decide, or the run stops.
 
-        Raises ThreadBusy when another drive holds the thread (pass `claim` to use one taken before).
+        Raises ThreadBusy when another turn holds the thread (pass `claim` to use one taken before).
         """
         return await self._run(thread, claim)
 
@@ -214,32 +214,21 @@ class RunLoop:
         """A person's decision on what waits under `key`, with the digest it was shown with (AwaitingPerson.digest).
 
         Returns False (and logs a warning) when it does not count: nothing waits under that key,
-        the digest is another, the kind does not fit, or it was decided already. A drive working on
-        the thread acts on it at once; otherwise the next drive does.
+        the digest is another, the kind does not fit, or it was decided already. A turn working on
+        the thread acts on it at once; otherwise the next turn does.
         """
-        drive = _driving(thread)
-        target = drive.thread if drive is not None else thread  # the thread object being driven is the record
+        turn = _running_turn(thread)
+        target = turn.thread if turn is not None else thread  # the thread object being driven is the record
         if not target.decide(key, decision, digest):
             return False
-        if drive is not None:
-            drive.wake.set()
+        if turn is not None:
+            turn.wake.set()
         return True
 
     def abort(self) -> None:
         """Stop now: the agent's stream closes, running handlers are cancelled, every call gets a result, no follow-up."""
-        if self._drive is not None:
-            self._drive.abort()
-
-    async def cancel_waiting(self, thread: Thread, reason: str = "the user stopped the run") -> None:
-        """Answer the calls that wait for a person (when no drive works on the thread): nothing is left open."""
-        claim = claims.claim(thread.id)
-        if claim is None:
-            return  # a drive works on it: abort() is how to end it
-        try:
-            await answer_open_calls(thread, self._notify, reason, "aborted")
-            thread.turn.batch.clear()
-        finally:
-            claim.release()
+        if self._turn is not None:
+            self._turn.abort()
 
     async def _run(
         self,
@@ -250,36 +239,36 @@ class RunLoop:
         press: Press | None = None,
         retry: bool = False,
     ) -> TurnOutcome:
-        """One drive under a claim: taken here before any await, unless the caller brought one (and releases it)."""
+        """One turn under a claim: taken here before any await, unless the caller brought one (and releases it)."""
         self._check_idle()
         claim, own = _held(thread, claim)
-        drive = self._drive = claim.drive = Drive(self, thread, press=press)
+        turn = self._turn = claim.turn = Turn(self, thread, press=press)
         try:
-            return await drive.run(message=message, retry=retry)
+            return await turn.run(message=message, retry=retry)
         finally:
-            claim.drive = self._drive = None
+            claim.turn = self._turn = None
             if own:
                 claim.release()
 
     def _check_idle(self) -> None:
         """A loop drives one thread at a time: checked before anything of a thread changes."""
-        if self._drive is not None:
+        if self._turn is not None:
             raise RuntimeError("this loop is already driving a thread; send() queues a message instead")
 
     async def _notify(self, event: Any) -> None:
         await deliver(self.emit, event)
 
 
-def _driving(thread: Thread) -> Drive | None:
-    """The drive working on the thread now, if any (in this process)."""
+def _running_turn(thread: Thread) -> Turn | None:
+    """The turn working on the thread now, if any (in this process)."""
     holder = claims.holder(thread.id)
-    return holder.drive if holder is not None else None
+    return holder.turn if holder is not None else None
 
 
-def _accepting_drive(thread: Thread) -> Drive | None:
-    """The drive working on the thread, if it still takes messages and decisions."""
-    drive = _driving(thread)
-    return drive if drive is not None and drive.accepting else None
+def _accepting_turn(thread: Thread) -> Turn | None:
+    """The turn working on the thread, if it still takes messages and decisions."""
+    turn = _running_turn(thread)
+    return turn if turn is not None and turn.accepting else None
 
 
 def _held(thread: Thread, claim: Claim | None) -> tuple[Claim, bool]:
@@ -293,6 +282,6 @@ def _held(thread: Thread, claim: Claim | None) -> tuple[Claim, bool]:
         raise ValueError(f"the claim is on thread {claim.thread_id!r}, not on {thread.id!r}")
     if claim.released or claims.holder(thread.id) is not claim:
         raise ValueError(f"the claim on thread {thread.id!r} was released")
-    if claim.drive is not None:
+    if claim.turn is not None:
         raise ThreadBusy(thread.id)
     return claim, False

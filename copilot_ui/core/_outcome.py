@@ -1,4 +1,4 @@
-"""How a drive ended, as its caller gets it."""
+"""How a turn ended, as its caller gets it."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ Status = Literal["done", "waiting", "stopped", "aborted", "cancelled", "error", 
 
 @dataclass(frozen=True)
 class TurnOutcome:
-    """How a drive ended: done, waiting for a person, stopped (by a hook or loop detection), aborted (Stop), cancelled
+    """How a turn ended: done, waiting for a person, stopped (by a hook or loop detection), aborted (Stop), cancelled
     (the task running it was: the server stops), error, limit.
 
-    `returned`: the messages the person wrote during a drive that was stopped; not sent, they go back
+    `returned`: the messages the person wrote during a turn that was stopped; not sent, they go back
     into the message box.
     """
 

@@ -1,6 +1,6 @@
 """Prepare a call, once: everything decided about it before it may run.
 
-    shown to a person in an earlier drive, unchanged?  resumed as it was shown (no step runs again)
+    shown to a person in an earlier turn, unchanged?  resumed as it was shown (no step runs again)
     cut off, repeated in a loop, not JSON?             an error result the agent can read and correct
     unknown, not available here?                       an error naming the tools there are
     a question for a person (human tool)?              waits for their answer
@@ -8,9 +8,9 @@
     approval policy                                    waits for a person (denied when none can be asked)
     otherwise                                          ready to run
 
-The drive remembers each preparation by call id (batch.py), so hooks, repairs and approval policies
-run exactly once per call however often the drive looks at it. `decided` then applies a person's
-decision to a waiting call, as often as the drive looks.
+The turn remembers each preparation by call id (batch.py), so hooks, repairs and approval policies
+run exactly once per call however often the turn looks at it. `decided` then applies a person's
+decision to a waiting call, as often as the turn looks.
 """
 
 from __future__ import annotations
@@ -20,60 +20,61 @@ from typing import TYPE_CHECKING, Any
 
 from ag_ui.core import ToolCall
 
+from ..errors import AnswerInvalid, ArgumentsInvalid
 from ._awaiting import digest_of_call, fits
 from ._calls import Answered, Prepared, Ready, Waiting, describe_error, parse_arguments, signature
 from ._decisions import Answer, Deny
 from ._hooks import Block, CallInfo, Rewrite, Stop
 from ._results import answer_not_used, error_text, result_text
-from ._tools import AnswerInvalid, ArgumentsInvalid, Tool
+from ._tools import Tool
 
 if TYPE_CHECKING:
-    from ._drive import Drive
+    from ._turn import Turn
 
 logger = logging.getLogger("copilot_ui.core")
 
 
-async def prepare(drive: Drive, call: ToolCall) -> Prepared | None:
+async def prepare(turn: Turn, call: ToolCall) -> Prepared | None:
     """Everything decided about a call before it may run; None when a before_tool hook stopped the run."""
-    resumed = _resumed(drive, call)
+    resumed = _resumed(turn, call)
     if resumed is not None:
         return resumed
-    if call.id in drive.cut_off:
+    if call.id in turn.cut_off:
         cut = f"your reply was cut off before the call to {call.function.name} was complete; call it again"
         return Answered(error_text(cut), True, "error")
-    looping = _count_same_call(drive, call)
+    looping = _count_same_call(turn, call)
     if looping is not None:
         return looping
     try:
         arguments = parse_arguments(call)
     except ValueError as invalid:
         return Answered(error_text(str(invalid)), True, "error")
-    tool = _find_tool(drive, call)
+    tool = _find_tool(turn, call)
     if isinstance(tool, Answered):
         return tool
     if tool.kind == "human":
-        return _question(drive, call, tool, arguments)
+        return _question(turn, call, tool, arguments)
     checked = _repaired_and_validated(call, tool, arguments)
     if isinstance(checked, Answered):
         return checked
-    hooked = await _before_tool(drive, call, checked)
+    hooked = await _before_tool(turn, call, checked)
     if not isinstance(hooked, Ready):
         return hooked
-    return _approval_policy(drive, call, hooked)
+    return _approval_policy(turn, call, hooked)
 
 
-async def decided(drive: Drive, call: ToolCall, prepared: Prepared) -> Prepared:
+async def decided(turn: Turn, call: ToolCall, prepared: Prepared) -> Prepared:
     """A waiting call with the person's decision applied: ready, answered, or still waiting."""
     if not isinstance(prepared, Waiting):
         return prepared
-    thread = drive.thread
+    thread = turn.thread
     decision, shown = thread.decisions.get(call.id), thread.awaiting.get(call.id)
     if decision is None or shown is None or shown.digest != prepared.digest or not fits(prepared.kind, decision):
         return prepared
     if isinstance(decision, Deny):
         return Answered(_denied(decision.reason), True, "denied", prepared.tool)
     if isinstance(decision, Answer):
-        return await _answer_of(drive, call, prepared, decision)
+        return await _answer_of(turn, call, prepared, decision)
     if decision.arguments is None:
         return Ready(prepared.tool, prepared.kwargs, prepared.arguments)
     try:  # the person edited the arguments: they are checked like the agent's
@@ -82,11 +83,11 @@ async def decided(drive: Drive, call: ToolCall, prepared: Prepared) -> Prepared:
         return Answered(str(invalid), True, "error", prepared.tool)
 
 
-async def _answer_of(drive: Drive, call: ToolCall, waiting: Waiting, answer: Answer) -> Answered:
+async def _answer_of(turn: Turn, call: ToolCall, waiting: Waiting, answer: Answer) -> Answered:
     """The result of a question the person answered; an answer its function cannot use is an error result that
     quotes the answer (the agent reads what the person said, and may ask again). A question declared with a state
     gets it as a frontend tool does (StateAccess.run_with): what it changes reaches the page before the follow-up."""
-    tool, access = waiting.tool, drive.loop.state_access
+    tool, access = waiting.tool, turn.loop.state_access
     try:
         if tool.state is None or tool.answer_type is None:
             result = await tool.answered(waiting.kwargs, answer.value)
@@ -105,17 +106,17 @@ async def _answer_of(drive: Drive, call: ToolCall, waiting: Waiting, answer: Ans
 # The steps, in the order they run
 
 
-def _resumed(drive: Drive, call: ToolCall) -> Waiting | None:
-    """A call a person was shown in an earlier drive, unchanged since: it waits again as it was shown."""
-    thread = drive.thread
+def _resumed(turn: Turn, call: ToolCall) -> Waiting | None:
+    """A call a person was shown in an earlier turn, unchanged since: it waits again as it was shown."""
+    thread = turn.thread
     shown = thread.awaiting.get(call.id)
-    if shown is None or shown.interrupt_id is not None or not drive.loop.ask_person:
+    if shown is None or shown.interrupt_id is not None or not turn.loop.ask_person:
         return None
     digest = digest_of_call(call)
     if shown.digest != digest:
         thread.forget_waiting(call.id)  # the agent changed the call since the person saw it: ask again
         return None
-    tool = _find_tool(drive, call)
+    tool = _find_tool(turn, call)
     if isinstance(tool, Answered):
         return None
     try:
@@ -125,20 +126,20 @@ def _resumed(drive: Drive, call: ToolCall) -> Waiting | None:
     return Waiting(tool, shown.arguments, kwargs, shown.kind, digest)
 
 
-def _count_same_call(drive: Drive, call: ToolCall) -> Answered | None:
+def _count_same_call(turn: Turn, call: ToolCall) -> Answered | None:
     """The same call (name and arguments) in replies in a row, whatever it leads to: a warning, then a stop."""
-    turn, most = drive.thread.turn, drive.loop.limits.max_same_call
+    book, most = turn.thread.turn, turn.loop.limits.max_same_call
     sign = signature(call)
-    if sign != turn.last_call_signature:
-        turn.same_call_streak = 1
-    elif turn.last_call_run != turn.agent_runs:  # repeated by a later reply, not twice in one reply
-        turn.same_call_streak += 1
-    turn.last_call_signature, turn.last_call_run = sign, turn.agent_runs
-    if turn.same_call_streak > most:
+    if sign != book.last_call_signature:
+        book.same_call_streak = 1
+    elif book.last_call_run != book.agent_runs:  # repeated by a later reply, not twice in one reply
+        book.same_call_streak += 1
+    book.last_call_signature, book.last_call_run = sign, book.agent_runs
+    if book.same_call_streak > most:
         reason = f"the agent kept calling {call.function.name} with the same arguments; the run was stopped"
-        drive.stop(reason)
+        turn.stop(reason)
         return Answered(error_text(reason), True, "error")
-    if turn.same_call_streak == most:
+    if book.same_call_streak == most:
         return Answered(
             error_text(
                 f"you called {call.function.name} with the same arguments {most} times in a row; the result "
@@ -150,8 +151,8 @@ def _count_same_call(drive: Drive, call: ToolCall) -> Answered | None:
     return None
 
 
-def _find_tool(drive: Drive, call: ToolCall) -> Tool | Answered:
-    loop, name = drive.loop, call.function.name
+def _find_tool(turn: Turn, call: ToolCall) -> Tool | Answered:
+    loop, name = turn.loop, call.function.name
     tool = loop.toolbox.find(name, loop.agent.agent_id)
     if tool is None:
         offered = ", ".join(loop.toolbox.names(loop.agent.agent_id, loop.session)) or "none"
@@ -161,13 +162,13 @@ def _find_tool(drive: Drive, call: ToolCall) -> Tool | Answered:
     return tool
 
 
-def _question(drive: Drive, call: ToolCall, tool: Tool, arguments: dict[str, Any]) -> Prepared:
+def _question(turn: Turn, call: ToolCall, tool: Tool, arguments: dict[str, Any]) -> Prepared:
     """A human-in-the-loop tool: its result is a person's answer."""
     try:
         kwargs = tool.validate(arguments)
     except ArgumentsInvalid as invalid:
         return Answered(str(invalid), True, "error", tool)
-    if not drive.loop.ask_person:
+    if not turn.loop.ask_person:
         return Answered(f"{tool.name} needs a person's answer, and no person can be asked here", True, "error", tool)
     return Waiting(tool, arguments, kwargs, "input", digest_of_call(call))
 
@@ -184,14 +185,14 @@ def _repaired_and_validated(call: ToolCall, tool: Tool, arguments: dict[str, Any
         return Answered(f"could not prepare the arguments of {call.function.name}: {describe_error(error)}", True, "error", tool)
 
 
-async def _before_tool(drive: Drive, call: ToolCall, ready: Ready) -> Ready | Answered | None:
+async def _before_tool(turn: Turn, call: ToolCall, ready: Ready) -> Ready | Answered | None:
     try:
-        verdict = await drive.loop.hooks.call("before_tool", CallInfo(call.id, call.function.name, ready.arguments))
+        verdict = await turn.loop.hooks.call("before_tool", CallInfo(call.id, call.function.name, ready.arguments))
     except Exception as error:
         logger.exception("a before_tool hook failed on %s", call.function.name)
         return Answered(error_text(f"the before_tool hook failed: {describe_error(error)}"), True, "error", ready.tool)
     if isinstance(verdict, Stop):
-        drive.stop(verdict.reason)
+        turn.stop(verdict.reason)
         return None
     if isinstance(verdict, Block):
         return Answered(error_text(f"blocked: {verdict.reason}"), True, "error", ready.tool)
@@ -200,12 +201,12 @@ async def _before_tool(drive: Drive, call: ToolCall, ready: Ready) -> Ready | An
     return ready
 
 
-def _approval_policy(drive: Drive, call: ToolCall, ready: Ready) -> Prepared:
-    if call.id in drive.pressed:
+def _approval_policy(turn: Turn, call: ToolCall, ready: Ready) -> Prepared:
+    if call.id in turn.pressed:
         return ready  # a person pressed the button that made this call
     if not ready.tool.needs_approval(ready.arguments):  # (a policy that fails asks)
         return ready
-    if not drive.loop.ask_person:
+    if not turn.loop.ask_person:
         return Answered(_denied("no person could be asked to approve this call"), True, "denied", ready.tool)
     return Waiting(ready.tool, ready.arguments, ready.kwargs, "approval", digest_of_call(call))
 

@@ -37,7 +37,7 @@ class QueuedMessage:
 
 @dataclass
 class TurnBook:
-    """The book of the current turn (from a person's message until the agent is done)."""
+    """The book kept from a person's message until the agent is done, over every turn that takes (a decision resumes it)."""
 
     agent_runs: int = 0  # runs of the agent in this turn, the first included
     follow_up_due: bool = False  # every call of the last batch has its result and one wants a follow-up
@@ -51,7 +51,7 @@ class TurnBook:
     going_on: bool = False  # the failed run was cut off mid-reply: Retry asks the agent to go on from what it said
 
 
-class Thread(protocol.Thread):
+class Thread(protocol.AGUIThread):
     """An AG-UI thread with the run loop's bookkeeping."""
 
     def __init__(self, thread_id: str | None = None, messages: Any = (), state: Any = None) -> None:
@@ -199,11 +199,6 @@ class Thread(protocol.Thread):
         self.turn = TurnBook(**{name: value for name, value in saved.get("turn", {}).items() if name in known})
         self.interrupts = [Interrupt.model_validate(value) for value in saved.get("interrupts", [])]
         self.queued = [_queued_from_json(value) for value in saved.get("queued", [])]
-
-    @classmethod
-    def from_messages(cls, messages: list[Message], state: Any = None, thread_id: str | None = None) -> Thread:
-        """A thread holding these messages."""
-        return cls(thread_id, messages, state)
 
 
 def _empty(message: Message) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
 
 from ag_ui.core import Tool as AGUITool
 
@@ -72,10 +71,6 @@ class Toolbox:
     def names(self, agent_id: str, session: Session) -> list[str]:
         """Names of the tools offered to this agent, for messages that list them."""
         return sorted(tool.name for tool in self.offered(agent_id, session))
-
-    def tool_options(self) -> dict[str, Any]:
-        """Name → tool, for the UI layer (cards, renderers)."""
-        return {tool.name: tool for tool in self._tools.values()}
 
 
 def _for(agent: str | None) -> str:

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_type
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
+from ..errors import AnswerInvalid, ArgumentsInvalid
 from ._context import Session, ToolContext
 
 Approval = Union[Literal["never", "always"], Callable[[dict[str, Any]], bool]]
@@ -34,23 +35,6 @@ DEFAULT_TIMEOUT = 120.0
 ANSWER_PARAMETER = "answer"  # a question tool's parameter that receives the person's response
 
 logger = logging.getLogger("copilot_ui.core")
-
-
-class ArgumentsInvalid(Exception):
-    """The arguments of a call do not fit the tool's schema; lists every field that is wrong."""
-
-    def __init__(self, tool_name: str, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__(f"invalid arguments for {tool_name}: " + "; ".join(problems))
-
-
-class AnswerInvalid(ValueError):
-    """A person's response does not fit the type of a question's `answer` parameter; lists what is wrong."""
-
-    def __init__(self, tool_name: str, problems: list[str], answer: Any = None) -> None:
-        self.problems = problems
-        self.answer = answer  # what did not fit (a form's one field: its value)
-        super().__init__(f"the answer to {tool_name} does not fit its type: " + "; ".join(problems))
 
 
 @dataclass(kw_only=True)

@@ -1,9 +1,9 @@
 """The demo agent's backend tool: the weekly report, written into the state the agent shares with the page.
 
-`write_report` runs in the agent (not on the page). It writes its text into `ReportState.report`
-sentence by sentence and sends a STATE_DELTA after each, so the page's "Report draft" panel fills
-while the agent writes. Give the built-in agent both:
-`builtin_agent(tools=demo_backend_tools(), state_type=ReportState)`.
+`write_report` runs in the agent (not on the page). It writes its text into `AgentReport.report` (the page's
+`ReportState.report`) sentence by sentence and sends a STATE_DELTA after each, so the page's "Report draft" panel
+fills while the agent writes. Give the built-in agent both:
+`builtin_agent(tools=demo_backend_tools(), state_type=AgentReport)`.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from copilot_ui.server import emit_state_delta
 REPORT_PACE = 0.25  # seconds between the report's sentences: a pace at which a person watches it being written
 
 
-class ReportState(BaseModel):
-    """The state the demo agent shares with the page: the report draft its "Report draft" panel shows."""
+class AgentReport(BaseModel):
+    """The state the demo agent shares with the page (the agent's side of the app's ReportState): the report draft."""
 
     report: str = ""
 
 
-def demo_backend_tools(pace: float = REPORT_PACE) -> list[Tool[StateDeps[ReportState]]]:
-    """The demo agent's own tools (they need `state_type=ReportState`): write_report."""
+def demo_backend_tools(pace: float = REPORT_PACE) -> list[Tool[StateDeps[AgentReport]]]:
+    """The demo agent's own tools (they need `state_type=AgentReport`): write_report."""
 
-    async def write_report(ctx: RunContext[StateDeps[ReportState]], text: str) -> str:
+    async def write_report(ctx: RunContext[StateDeps[AgentReport]], text: str) -> str:
         """Write the report into the page's "Report draft" panel, replacing the draft it holds."""
         for count, written in enumerate(_sentence_by_sentence(text)):
             if count:

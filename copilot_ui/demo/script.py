@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from copilot_ui.server import Call, DemoScript, Move, ToolResult, Turn, said_about
+from copilot_ui.server import Call, CallResult, DemoScript, ModelTurn, Move, said_about
 
 PHRASES = (
     "show orders from Berlin",
@@ -47,7 +47,7 @@ ORDER_STATUSES = ("Processing", "Shipped", "Delivered", "Refunded", "Cancelled")
 QUESTION = "Which region should the dashboard focus on?"
 
 
-def dashboard_reply(turn: Turn) -> Move | None:
+def dashboard_reply(turn: ModelTurn) -> Move | None:
     """The move for the dashboard's requests and its tools' results; None for the rest (the demo model's own)."""
     if turn.results:
         if not any(result.tool in _REPLIES for result in turn.results):
@@ -56,7 +56,7 @@ def dashboard_reply(turn: Turn) -> Move | None:
     return next((move for request in _REQUESTS if (move := request(turn)) is not None), None)
 
 
-def reply_to_results(turn: Turn) -> str:
+def reply_to_results(turn: ModelTurn) -> str:
     """One sentence or two for each result, in call order, and a comparison when several cities were looked up."""
     sentences = [_said_about(result, turn) for result in turn.results]
     sales = [result for result in turn.results if result.tool == "city_sales" and not result.is_error]
@@ -72,25 +72,25 @@ DASHBOARD = DemoScript(reply=dashboard_reply, phrases=PHRASES, tools=DASHBOARD_T
 # The requests, in the order they are tried: each returns its move, or None when the words are not its.
 
 
-def _theme(turn: Turn) -> Move | None:
+def _theme(turn: ModelTurn) -> Move | None:
     if match := _THEME.search(turn.prompt):
         return _call(turn, "set_theme", mode=(match[1] or match[4]).lower())
     return None
 
 
-def _refund(turn: Turn) -> Move | None:
+def _refund(turn: ModelTurn) -> Move | None:
     if match := re.search(r"\brefund\b.*?#?(\d{3,})", turn.prompt, re.IGNORECASE):
         return _call(turn, "refund_order", order_id=f"#{match[1]}", reason=REFUND_REASON)
     return None
 
 
-def _cancel(turn: Turn) -> Move | None:
+def _cancel(turn: ModelTurn) -> Move | None:
     if match := re.search(r"\bcancel\b.*?#?(\d{3,})", turn.prompt, re.IGNORECASE):
         return _call(turn, "cancel_order", order_id=f"#{match[1]}", reason=CANCEL_REASON)
     return None
 
 
-def _orders_in_status(turn: Turn) -> Move | None:
+def _orders_in_status(turn: ModelTurn) -> Move | None:
     """ "which orders are still processing?", "show the shipped orders": the orders with one status."""
     if not re.search(r"\borders?\b", turn.prompt, re.IGNORECASE):
         return None
@@ -98,13 +98,13 @@ def _orders_in_status(turn: Turn) -> Move | None:
     return _call(turn, "orders_with_status", status=named[0]) if named else None
 
 
-def _show_order(turn: Turn) -> Move | None:
+def _show_order(turn: ModelTurn) -> Move | None:
     if match := re.search(r"\border\s*(?:#|no\.?\s*|number\s*)?(\d{3,})\b|#(\d{3,})\b", turn.prompt, re.IGNORECASE):
         return _call(turn, "show_order", order_id=f"#{match[1] or match[2]}")
     return None
 
 
-def _compare_cities(turn: Turn) -> Move | None:
+def _compare_cities(turn: ModelTurn) -> Move | None:
     if not re.search(r"\b(compare|versus|vs)\b", turn.prompt, re.IGNORECASE):
         return None
     cities = _cities_named(turn) if _known_cities(turn.page) else _compared_words(turn.prompt)
@@ -115,7 +115,7 @@ def _compare_cities(turn: Turn) -> Move | None:
     return Move(calls=tuple(Call("city_sales", {"city": city}) for city in cities))
 
 
-def _clipboard(turn: Turn) -> Move | None:
+def _clipboard(turn: ModelTurn) -> Move | None:
     if not re.search(r"\b(clipboard|copy)\b", turn.prompt, re.IGNORECASE):
         return None
     quoted = re.search(r"[\"“'‘](.+?)[\"”'’]", turn.prompt)
@@ -125,7 +125,7 @@ def _clipboard(turn: Turn) -> Move | None:
     return _call(turn, "copy_to_clipboard", text=text)
 
 
-def _filter_orders(turn: Turn) -> Move | None:
+def _filter_orders(turn: ModelTurn) -> Move | None:
     if not re.search(r"\b(orders?|filter)\b", turn.prompt, re.IGNORECASE):
         return None
     if re.search(r"\b(all|every)\b.*\borders?\b|\b(clear|reset|remove)\b.*\bfilter\b", turn.prompt, re.IGNORECASE):
@@ -134,7 +134,7 @@ def _filter_orders(turn: Turn) -> Move | None:
     return _call(turn, "filter_orders", city=cities[0]) if cities else None
 
 
-def _exchange_rate(turn: Turn) -> Move | None:
+def _exchange_rate(turn: ModelTurn) -> Move | None:
     if not re.search(r"\b(exchange|rates?|convert)\b", turn.prompt, re.IGNORECASE):
         return None
     codes = [_CURRENCY_NAMES.get(word.lower(), word.upper()) for word in re.findall(r"[A-Za-z]+", turn.prompt)]
@@ -142,14 +142,14 @@ def _exchange_rate(turn: Turn) -> Move | None:
     return _call(turn, "lookup_rate", currency=currency)
 
 
-def _plan(turn: Turn) -> Move | None:
+def _plan(turn: ModelTurn) -> Move | None:
     if not re.search(r"\bplan\b", turn.prompt, re.IGNORECASE):
         return None
     steps = LAUNCH_STEPS if re.search(r"\blaunch", turn.prompt, re.IGNORECASE) else PLAN_STEPS
     return _call(turn, "confirm_plan", steps=list(steps))
 
 
-def _shorten_report(turn: Turn) -> Move | None:
+def _shorten_report(turn: ModelTurn) -> Move | None:
     if not _SHORTEN.search(turn.prompt):
         return None
     report = str(turn.state.get("report") or "").strip()
@@ -158,17 +158,17 @@ def _shorten_report(turn: Turn) -> Move | None:
     return _call(turn, "write_report", text=shortened(report))
 
 
-def _draft_report(turn: Turn) -> Move | None:
+def _draft_report(turn: ModelTurn) -> Move | None:
     if re.search(r"\b(draft|write|prepare|create|make)\b.*\breport\b", turn.prompt, re.IGNORECASE):
         return _call(turn, "write_report", text=weekly_report(turn.page))
     return None
 
 
-def _ask_me(turn: Turn) -> Move | None:
+def _ask_me(turn: ModelTurn) -> Move | None:
     return _call(turn, "ask_user", question=QUESTION) if re.search(r"\bask me\b", turn.prompt, re.IGNORECASE) else None
 
 
-def _best_city(turn: Turn) -> Move | None:
+def _best_city(turn: ModelTurn) -> Move | None:
     if not re.search(r"\bcit(y|ies)\b.*\b(sells?|sales|most|best|top)\b|\b(best|top)\b.*\bcity\b", turn.prompt, re.IGNORECASE):
         return None
     sales = turn.page.get("sales_by_city") or {}
@@ -185,7 +185,7 @@ def _best_city(turn: Turn) -> Move | None:
     return Move(text=answer, thought=thought)
 
 
-def _figure_question(turn: Turn) -> Move | None:
+def _figure_question(turn: ModelTurn) -> Move | None:
     kpis = turn.page.get("kpis") or {}
     name = next((name for name in kpis if _word(name).search(turn.prompt)), None)
     if name is None:
@@ -201,7 +201,7 @@ def _figure_question(turn: Turn) -> Move | None:
     return Move(text=f"{name} this month {verb} {value}{_in_parentheses(change)}.", thought=thought)
 
 
-_REQUESTS: tuple[Callable[[Turn], Move | None], ...] = (
+_REQUESTS: tuple[Callable[[ModelTurn], Move | None], ...] = (
     _theme,
     _refund,
     _cancel,
@@ -223,39 +223,39 @@ _REQUESTS: tuple[Callable[[Turn], Move | None], ...] = (
 # Replies to results
 
 
-def _said_about(result: ToolResult, turn: Turn) -> str:
+def _said_about(result: CallResult, turn: ModelTurn) -> str:
     if result.is_error or result.tool not in _REPLIES:
         return said_about(result)
     return _REPLIES[result.tool](result, turn)
 
 
-def _done(result: ToolResult, turn: Turn) -> str:
+def _done(result: CallResult, turn: ModelTurn) -> str:
     return said_about(result)
 
 
-def _theme_shown(result: ToolResult, turn: Turn) -> str:
+def _theme_shown(result: CallResult, turn: ModelTurn) -> str:
     theme = turn.page.get("theme")
     return _done(result, turn) + (f" The dashboard now shows the {theme} theme." if theme else "")
 
 
-def _refunded(result: ToolResult, turn: Turn) -> str:
+def _refunded(result: CallResult, turn: ModelTurn) -> str:
     order_id = str(result.arguments.get("order_id") or "")
     order = _order_on_page(turn.page, order_id)
     listed = f" The dashboard lists order {order['id']} as {order['status']}." if order and order.get("status") else ""
     return f"Done: {result.text}{listed}"
 
 
-def _filtered(result: ToolResult, turn: Turn) -> str:
+def _filtered(result: CallResult, turn: ModelTurn) -> str:
     if result.text.startswith("Showing "):
         return f"Done: the Orders table shows {_sentence(result.text.removeprefix('Showing '))}"
     return _done(result, turn)
 
 
-def _cancelled(result: ToolResult, turn: Turn) -> str:
+def _cancelled(result: CallResult, turn: ModelTurn) -> str:
     return _refunded(result, turn)
 
 
-def _orders_listed(result: ToolResult, turn: Turn) -> str:
+def _orders_listed(result: CallResult, turn: ModelTurn) -> str:
     orders, status = result.value, str(result.arguments.get("status") or "").lower()
     if not isinstance(orders, list):
         return _done(result, turn)
@@ -268,7 +268,7 @@ def _orders_listed(result: ToolResult, turn: Turn) -> str:
     return f"{len(orders)} orders are {still}{status}: {listed}. The Orders table shows them."
 
 
-def _order_shown(result: ToolResult, turn: Turn) -> str:
+def _order_shown(result: CallResult, turn: ModelTurn) -> str:
     order = result.value
     if not isinstance(order, dict):
         return f"Here is order {result.arguments.get('order_id', '')}: {_sentence(result.text)}"
@@ -276,7 +276,7 @@ def _order_shown(result: ToolResult, turn: Turn) -> str:
     return f"Here is order {order.get('id') or result.arguments.get('order_id', '')}: {details}."
 
 
-def _plan_chosen(result: ToolResult, turn: Turn) -> str:
+def _plan_chosen(result: CallResult, turn: ModelTurn) -> str:
     steps = result.value
     if not isinstance(steps, list):
         return _done(result, turn)
@@ -285,19 +285,19 @@ def _plan_chosen(result: ToolResult, turn: Turn) -> str:
     return f"Great: the plan has {len(steps)} step{'s' if len(steps) != 1 else ''}: {_and_list(map(str, steps))}."
 
 
-def _rate_found(result: ToolResult, turn: Turn) -> str:
+def _rate_found(result: CallResult, turn: ModelTurn) -> str:
     return f"The exchange rate: {_sentence(result.text)}"
 
 
-def _city_sales(result: ToolResult, turn: Turn) -> str:
+def _city_sales(result: CallResult, turn: ModelTurn) -> str:
     return _sentence(result.text)
 
 
-def _copied(result: ToolResult, turn: Turn) -> str:
+def _copied(result: CallResult, turn: ModelTurn) -> str:
     return f"I copied {result.arguments.get('text', 'it')} to your clipboard."
 
 
-def _report_written(result: ToolResult, turn: Turn) -> str:
+def _report_written(result: CallResult, turn: ModelTurn) -> str:
     if not _SHORTEN.search(turn.prompt):
         return "The weekly report draft is in the Report draft panel."
     after = len(str(result.arguments.get("text") or "").split())
@@ -308,7 +308,7 @@ def _report_written(result: ToolResult, turn: Turn) -> str:
     return f"Shortened the report from {len(before)} to {after} words. It began: “{opening}”"
 
 
-_REPLIES: dict[str, Callable[[ToolResult, Turn], str]] = {
+_REPLIES: dict[str, Callable[[CallResult, ModelTurn], str]] = {
     "set_theme": _theme_shown,
     "refund_order": _refunded,
     "cancel_order": _cancelled,
@@ -323,7 +323,7 @@ _REPLIES: dict[str, Callable[[ToolResult, Turn], str]] = {
 }
 
 
-def _which_sells_more(sales: list[ToolResult]) -> str:
+def _which_sells_more(sales: list[CallResult]) -> str:
     amounts = {str(result.arguments.get("city", "")): _amount(result.text) for result in sales}
     best = max(amounts.values())
     leaders = [city for city, amount in amounts.items() if amount == best]
@@ -381,7 +381,7 @@ def _orders_by_status(orders: list[dict[str, Any]]) -> str:
 # Reading the page and the person's words
 
 
-def _cities_named(turn: Turn) -> list[str]:
+def _cities_named(turn: ModelTurn) -> list[str]:
     """The page's cities the person named, in the order they named them."""
     found = [(match.start(), city) for city in _known_cities(turn.page) if (match := _word(city).search(turn.prompt))]
     return [city for _, city in sorted(found)]
@@ -403,7 +403,7 @@ def _compared_words(prompt: str) -> list[str]:  # when the page names no cities
     return [match[1].capitalize(), match[2].capitalize()] if match else []
 
 
-def _figure_named(turn: Turn) -> str | None:
+def _figure_named(turn: ModelTurn) -> str | None:
     kpis = turn.page.get("kpis") or {}
     return next((str(value) for name, value in kpis.items() if _word(name).search(turn.prompt)), None)
 
@@ -434,7 +434,7 @@ def _ranked(sales: dict[str, Any]) -> list[tuple[str, Any]]:
 # Small helpers
 
 
-def _call(turn: Turn, tool: str, **arguments: Any) -> Move:
+def _call(turn: ModelTurn, tool: str, **arguments: Any) -> Move:
     if tool not in turn.offered:
         return _not_offered(tool)
     return Move(calls=(Call(tool, arguments),))

@@ -29,9 +29,10 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from ._patch import PatchError, apply_patch
+from ..errors import PatchError
+from ._patch import apply_patch
 from ._predict_state import PREDICT_STATE, StatePredictor
-from ._thread import RunOutcome, Thread
+from ._thread import AGUIThread, RunOutcome
 
 logger = logging.getLogger("copilot_ui.protocol")
 
@@ -46,7 +47,7 @@ _TEXT_MESSAGE_TYPES: dict[str, type] = {
 class EventApplier:
     """Applies events, one at a time, to one thread."""
 
-    def __init__(self, thread: Thread) -> None:
+    def __init__(self, thread: AGUIThread) -> None:
         self.thread = thread
         self._predictor = StatePredictor(thread)
         self._apply: dict[EventType, Callable[[Any], None]] = {

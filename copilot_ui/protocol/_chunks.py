@@ -26,7 +26,8 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from ._errors import ProtocolError, Rule
+from ..errors import ProtocolError
+from ._rules import Rule
 
 # Events that close the open chunk stream of their own producer.
 _CLOSES_OWN_LANE = frozenset(

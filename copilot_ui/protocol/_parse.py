@@ -14,7 +14,8 @@ from typing import Any
 from ag_ui.core import BaseEvent, Event
 from pydantic import TypeAdapter, ValidationError
 
-from ._errors import ProtocolError, Rule
+from ..errors import ProtocolError
+from ._rules import Rule
 from ._thinking_0_1 import THINKING_TYPES, ThinkingTranslator
 
 logger = logging.getLogger("copilot_ui.protocol")

@@ -13,11 +13,9 @@ from typing import Any
 import jsonpatch
 import jsonpointer
 
+from ..errors import PatchError
+
 _FAST_OPS = frozenset({"add", "replace", "remove"})
-
-
-class PatchError(Exception):
-    """A patch that cannot be applied; the document is unchanged."""
 
 
 def apply_patch(document: Any, operations: list[Any]) -> Any:

@@ -11,19 +11,19 @@ from typing import Any
 from ag_ui.core import BaseEvent
 from pydantic import ValidationError
 
+from ..errors import ProtocolError
 from ._apply import EventApplier
 from ._chunks import CHUNK_TYPES, ChunkExpander
-from ._errors import ProtocolError
 from ._parse import reject_frame, validate_event_json, validate_event_object
 from ._thinking_0_1 import ThinkingTranslator
-from ._thread import Thread
+from ._thread import AGUIThread
 from ._verify import SequenceVerifier
 
 
 class EventPipeline:
     """Feeds events of one stream into a thread."""
 
-    def __init__(self, thread: Thread) -> None:
+    def __init__(self, thread: AGUIThread) -> None:
         self.thread = thread
         self.index = -1  # index of the last event fed
         self._expander = ChunkExpander()

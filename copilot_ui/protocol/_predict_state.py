@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from ._thread import Thread
+from ._thread import AGUIThread
 
 logger = logging.getLogger("copilot_ui.protocol")
 
@@ -57,7 +57,7 @@ def predictions_in(value: Any) -> list[StatePrediction]:
 class StatePredictor:
     """The predictions of one run, applied to the thread's state as the calls they name stream their arguments."""
 
-    def __init__(self, thread: Thread) -> None:
+    def __init__(self, thread: AGUIThread) -> None:
         self.thread = thread
         self._by_tool: dict[str, tuple[StatePrediction, ...]] = {}
         self._warned = False

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ._pipeline import EventPipeline
 from ._sse import SSEFrames
-from ._thread import Thread
+from ._thread import AGUIThread
 
 
 def read_frames(path: str | Path) -> Iterator[str]:
@@ -25,9 +25,9 @@ def read_frames(path: str | Path) -> Iterator[str]:
                 yield line
 
 
-def replay(path: str | Path, thread: Thread | None = None) -> Thread:
+def replay(path: str | Path, thread: AGUIThread | None = None) -> AGUIThread:
     """Verify and apply a recorded stream to a thread (a new, empty one by default)."""
-    thread = thread if thread is not None else Thread()
+    thread = thread if thread is not None else AGUIThread()
     pipeline = EventPipeline(thread)
     for frame in read_frames(path):
         pipeline.feed_frame(frame)

@@ -11,15 +11,9 @@ from collections.abc import Iterator
 
 from httpx_sse._decoders import SSEDecoder, SSELineDecoder
 
+from ..errors import FrameTooLarge
+
 DEFAULT_MAX_FRAME_CHARS = 10_000_000  # the reference client's bound on an unterminated frame
-
-
-class FrameTooLarge(Exception):
-    """A server-sent event grew past the size limit."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"an event frame grew past {limit:,} characters")
-        self.limit = limit
 
 
 class SSEFrames:

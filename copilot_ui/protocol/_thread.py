@@ -50,8 +50,9 @@ class RunOutcome:
     code: str | None = None
 
 
-class Thread:
-    """Messages and shared state of one conversation with an agent."""
+class AGUIThread:
+    """Messages and shared state of one conversation with an agent, as AG-UI has them (copilot_ui.core.Thread, the
+    run loop's, extends it with its bookkeeping)."""
 
     def __init__(self, thread_id: str | None = None, messages: Iterable[Message] = (), state: Any = None) -> None:
         self.id = thread_id or new_id("thread-")

@@ -14,7 +14,8 @@ from typing import Any
 
 from ag_ui.core import BaseEvent, EventType
 
-from ._errors import ProtocolError, Rule
+from ..errors import ProtocolError
+from ._rules import Rule
 
 _PARENT = "(the parent agent)"
 

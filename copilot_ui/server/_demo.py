@@ -41,7 +41,7 @@ from pydantic_ai.models.function import (
 
 from ..core import GO_ON
 from ._demo_attachments import attachments_said, prompt_words
-from ._demo_script import DemoScript, Move, ToolResult, Turn, next_move
+from ._demo_script import CallResult, DemoScript, ModelTurn, Move, next_move
 from ._shared_state import SHARED_STATE
 
 WORD_DELAY = 0.02  # seconds between words: a pace a person can watch
@@ -75,7 +75,7 @@ def demo_model(word_delay: float = WORD_DELAY, *, script: DemoScript | None = No
     return FunctionModel(stream_function=stream, model_name="copilot-demo")
 
 
-def read_turn(messages: list[ModelMessage], info: AgentInfo) -> Turn:
+def read_turn(messages: list[ModelMessage], info: AgentInfo) -> ModelTurn:
     """What the model is shown: the person's last message, the tools, the page, the shared state, its calls' results."""
     asked = _request_with_prompt(messages)
     now = _instruction_items(info.instructions or "")
@@ -84,7 +84,7 @@ def read_turn(messages: list[ModelMessage], info: AgentInfo) -> Turn:
     last = messages[-1] if messages and isinstance(messages[-1], ModelRequest) else None
     if last is not None and any(isinstance(part, UserPromptPart) for part in last.parts):
         last = None  # the person wrote after the results (a call they did not approve was skipped): they are answered
-    return Turn(
+    return ModelTurn(
         prompt=_prompt(asked),
         offered=frozenset(tool.name for tool in info.function_tools),
         parameters={tool.name: tool.parameters_json_schema for tool in info.function_tools},
@@ -197,7 +197,7 @@ def _page(items: dict[str, Any]) -> dict[str, Any]:
     return page
 
 
-def _results(request: ModelRequest, messages: list[ModelMessage]) -> Iterator[ToolResult]:
+def _results(request: ModelRequest, messages: list[ModelMessage]) -> Iterator[CallResult]:
     calls = {
         part.tool_call_id: part
         for message in messages
@@ -210,4 +210,4 @@ def _results(request: ModelRequest, messages: list[ModelMessage]) -> Iterator[To
             call = calls.get(part.tool_call_id)
             arguments = call.args_as_dict() if call is not None else {}
             failed = isinstance(part, RetryPromptPart) or part.outcome != "success"
-            yield ToolResult(part.tool_name, arguments, part.content, failed=failed)
+            yield CallResult(part.tool_name, arguments, part.content, failed=failed)

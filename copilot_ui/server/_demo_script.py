@@ -3,9 +3,9 @@ the tools answered, and otherwise describes the app it is in, from what it is sh
 description), the page's context. An app scripts more of it with a DemoScript (the demo dashboard's is in
 copilot_ui/demo/script.py, outside the installed package).
 
-Pure functions from a Turn (what the model was shown: the person's words, the tools it may call, the
+Pure functions from a ModelTurn (what the model was shown: the person's words, the tools it may call, the
 page's context and shared state, the results of its last calls) to a Move (what it streams back: a
-thought, words, tool calls). `_demo.py` reads the Turn from pydantic-ai's messages and streams the Move.
+thought, words, tool calls). `_demo.py` reads the ModelTurn from pydantic-ai's messages and streams the Move.
 A message that starts with an offered tool's name calls it (`set_greeting Good morning`, or
 `tool_name {"some": "arguments"}`).
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class ToolResult:
+class CallResult:
     """A tool's answer to one of the model's calls."""
 
     tool: str
@@ -49,7 +49,7 @@ class ToolResult:
 
 
 @dataclass(frozen=True)
-class Turn:
+class ModelTurn:
     """What the model is shown when it is its turn."""
 
     prompt: str  # the person's last message
@@ -57,7 +57,7 @@ class Turn:
     parameters: dict[str, dict[str, Any]] = field(default_factory=dict)  # each offered tool's JSON schema, by name
     page: dict[str, Any] = field(default_factory=dict)  # the page's context, as sent with this request
     state: dict[str, Any] = field(default_factory=dict)  # the shared state, as it was when the person asked
-    results: tuple[ToolResult, ...] = ()  # the answers to its last calls; none when the person spoke last
+    results: tuple[CallResult, ...] = ()  # the answers to its last calls; none when the person spoke last
     descriptions: dict[str, str] = field(default_factory=dict)  # each offered tool's description, by name
     seen: tuple[str, ...] = ()  # the descriptions of the page's context items
 
@@ -83,18 +83,18 @@ class Move:
 class DemoScript:
     """What an app scripts the demo model to understand, for an offline demo of its own.
 
-    `reply` is given each Turn: the person's words (with "think it through" taken out), or its calls' results; it
+    `reply` is given each ModelTurn: the person's words (with "think it through" taken out), or its calls' results; it
     returns the Move to make, or None to leave the turn to the demo model (which calls a tool named first, says what
     a tool answered, or else describes the app). `phrases` are what a person can say to it, listed when they ask
     what it can do; `tools`, the tools those phrases call (the others offered are listed by name).
     """
 
-    reply: Callable[[Turn], Move | None]
+    reply: Callable[[ModelTurn], Move | None]
     phrases: tuple[str, ...] = ()
     tools: frozenset[str] = frozenset()
 
 
-def next_move(turn: Turn, script: DemoScript | None = None) -> Move:
+def next_move(turn: ModelTurn, script: DemoScript | None = None) -> Move:
     """The model's move: a reply to its tools' results, or else to what the person said."""
     if turn.results:
         scripted = script.reply(turn) if script is not None else None
@@ -102,7 +102,7 @@ def next_move(turn: Turn, script: DemoScript | None = None) -> Move:
     return reply_to_person(turn, script)
 
 
-def reply_to_person(turn: Turn, script: DemoScript | None = None) -> Move:
+def reply_to_person(turn: ModelTurn, script: DemoScript | None = None) -> Move:
     """A call of the tool named first, else the script's move, else what the model can do; with its reasoning shown
     when the person asked to think it through."""
     if not turn.prompt.strip():
@@ -115,7 +115,7 @@ def reply_to_person(turn: Turn, script: DemoScript | None = None) -> Move:
     return move if move.thought else replace(move, thought=_thought_about(move))
 
 
-def said_about(result: ToolResult) -> str:
+def said_about(result: CallResult) -> str:
     """What the model says of a tool's result: what it answered, or why the call did not happen."""
     if result.is_error:
         reason = re.sub(r"^Error:\s*(\w+(Error|Exception|Invalid):\s*)?", "", result.text.strip())  # the words, not the type
@@ -123,7 +123,7 @@ def said_about(result: ToolResult) -> str:
     return f"Done: {result.text}"
 
 
-def introduction(turn: Turn, script: DemoScript | None = None) -> Move:
+def introduction(turn: ModelTurn, script: DemoScript | None = None) -> Move:
     """What the model can do here: the script's phrases, the tools on offer by name and description, what it sees."""
     if re.search(r"\b(hi|hello|hey)\b", turn.prompt, re.IGNORECASE):
         opening = "Hello!"
@@ -169,7 +169,7 @@ def how_to_call(tool: str, schema: dict[str, Any]) -> str:
 # Calling a tool by its name
 
 
-def _tool_by_name(turn: Turn) -> Move | None:
+def _tool_by_name(turn: ModelTurn) -> Move | None:
     """`<tool> <text>` for a tool with one required string parameter, `<tool> {JSON}` for any: a call of that tool."""
     match = re.match(r"\s*([\w.-]+)(?:\s+|(?=\{)|$)(.*)", turn.prompt, re.DOTALL)
     if match is None or match[1] not in turn.offered:
@@ -205,7 +205,7 @@ def _text_parameter(schema: dict[str, Any]) -> str | None:
     return required[0] if (schema.get("properties") or {}).get(required[0], {}).get("type") == "string" else None
 
 
-def _tool_line(tool: str, turn: Turn) -> str:
+def _tool_line(tool: str, turn: ModelTurn) -> str:
     """`set_greeting <text>`: Change the greeting the page shows."""
     described = (turn.descriptions.get(tool) or "").strip().split("\n\n")[0]
     called = f"`{how_to_call(tool, turn.parameters.get(tool) or {})}`"

@@ -5,13 +5,13 @@ In layers, each importing only those below it:
     declarations/   what the app declares: agents, tools, how calls look, context, shared states
     view/           the view model of a conversation: items, texts, what the approval dialog shows
     sink/           from loop events to what a tab shows, at a bounded pace
-    turns/          where a turn runs: the drive of a tab's thread, here or on another worker; the store
+    turns/          where a turn runs: the turn of a tab's thread, here or on another worker; the store
     (this folder)   the person's events: CopilotState and its handlers, the approval dialog, the
                     conversations list, what a tab shows of a run (LiveState), the app's agent
                     tasks without the chat (`_tasks`)
 
 A click's path: a handler of CopilotState (`_copilot.py`) asks `turns.work` to start or reach the
-drive of the tab's thread (`turns/_driving.py`), whose run loop emits into its sink
+turn of the tab's thread (`turns/_driving.py`), whose run loop emits into its sink
 (`sink/_sink.py`); the sink writes back through the tab's `turns.Tab` (`StateTab` in `_copilot.py`).
 """
 

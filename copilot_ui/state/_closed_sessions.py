@@ -8,7 +8,7 @@ drops each send to a tab with no connection and logs it ("Attempting to send del
 Reflex keeps every tab's state until an hour after its last event, whether the tab is open or not;
 with many people that is memory the server never gets back while they come and go. A worker
 watches the tabs it holds: a tab with no connection for GRACE seconds (a reload or a short network
-loss comes back within it, with the same token) has its state released, unless a drive or an agent
+loss comes back within it, with the same token) has its state released, unless a turn or an agent
 task still works for it. A person who comes back later gets a fresh state, and their conversation from the store. An
 agent task of the tab's that waits for the person's decision gets a denial instead, and ends.
 With Redis, states live there with Reflex's own expiry, and nothing here runs.
@@ -27,7 +27,7 @@ from typing import Any
 
 from reflex_base.event.context import EventContext
 
-from .turns import drives
+from .turns import thread_runs
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -36,7 +36,7 @@ GRACE = 120.0  # seconds a tab may be without a connection before its state is r
 CHECK_EVERY = 30.0
 
 _watching: asyncio.Task[None] | None = None
-_busy: list[Callable[[], set[str]]] = []  # besides the drives: what else works for tabs (their tokens)
+_busy: list[Callable[[], set[str]]] = []  # besides the turns: what else works for tabs (their tokens)
 _released: list[Callable[[str], object]] = []  # told each tab released (its token)
 
 
@@ -112,7 +112,7 @@ def release_closed(manager: Any, namespace: Any, gone_since: dict[str, float], n
     if tokens is None or namespace is None:
         return 0
     connected = namespace._token_manager.token_to_socket
-    driving = {drive.tab.token for drive in drives.running_drives()}.union(*(busy() for busy in _busy))
+    driving = {thread_run.tab.token for thread_run in thread_runs.all_running()}.union(*(busy() for busy in _busy))
     released = 0
     for token in tokens:
         if token.ident in connected or token.ident in driving or _locked(manager, token):

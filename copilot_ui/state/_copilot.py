@@ -1,8 +1,8 @@
 """CopilotState: the conversation of a tab, and the person's events on it.
 
 Sending a message, deciding on a waiting call, Retry, Regenerate, editing a message: each reaches the
-one drive of the tab's thread through `turns.work`, given the tab as a `StateTab` (at the end of this
-file: the one door through which a drive, its sink and its tools reach this state). The conversation
+one turn of the tab's thread through `turns.work`, given the tab as a `StateTab` (at the end of this
+file: the one door through which a turn, its sink and its tools reach this state). The conversation
 is kept in the app's store for its owner (`turns`' keeping, `_owner`), comes back after a reload or a
 restart, and is one of the owner's threads (`_threads`).
 
@@ -34,8 +34,8 @@ from ._live import LiveState
 from ._owner import new_owner, signed_owner, verified_owner
 from ._startup_heap import freeze_startup_heap
 from .declarations import Feedback, attached, attachment_ids, copilot, shared_state, tell_feedback
-from .sink import Shown, script_event
-from .turns import Refused, cut_off, deliver_browser_answer, drives, load, remote, resumed, work, worker, written
+from .sink import ViewUpdate, script_event
+from .turns import Refused, cut_off, deliver_browser_answer, load, remote, resumed, thread_runs, work, worker, written
 from .view import (
     COMPOSER_INPUT_ID,
     Conversation,
@@ -57,7 +57,7 @@ WINDOW = 40  # items the browser holds before the person scrolls up: each change
 DENIED_WITHOUT_REASON = "the user said no"
 COMMENT_LIMIT = 2_000  # characters of a comment on a reply kept and told to the app
 OWNER_COOKIE_DAYS = 400
-_WATCHED: set[tuple[str, str]] = set()  # (tab token, thread id): tabs waiting here for another worker's drive to end
+_WATCHED: set[tuple[str, str]] = set()  # (tab token, thread id): tabs waiting here for another worker's turn to end
 
 
 class CopilotState(rx.State):
@@ -87,7 +87,7 @@ class CopilotState(rx.State):
     async def open(self, page_agent: str = "default") -> AsyncIterator[Any]:
         """The copilot is on the page, or its connection is back: show the tab's conversation as it is now (after a
         restart of the server or dev mode's reload, from the store; while another worker drives it, as that worker
-        shows it, and from the store once that drive is over, even by the worker's death)."""
+        shows it, and from the store once that turn is over, even by the worker's death)."""
         watch_closed_sessions()
         freeze_startup_heap()
         store = await copilot.open_store()  # (before anything of the tab's needs it)
@@ -114,11 +114,11 @@ class CopilotState(rx.State):
                 elif self.thread_id == wanted:
                     self.thread_id = ""
             return
-        # A drive works on it, yet the tab did not hold it: its session is new (Reflex renews a tab's session when it
+        # A turn works on it, yet the tab did not hold it: its session is new (Reflex renews a tab's session when it
         # reconnects while its old connection is still on record: a network gone without the server seeing it, a
-        # worker that died, a duplicated browser tab), and the drive shows the run in the old session, on this worker
-        # or another. Shown going, as kept, until that drive is over; then as it ends up.
-        here = self._drive_of_another_session(stored.thread)
+        # worker that died, a duplicated browser tab), and the turn shows the run in the old session, on this worker
+        # or another. Shown going, as kept, until that turn is over; then as it ends up.
+        here = self._run_of_another_session(stored.thread)
         going = here is not None or await self._driven_elsewhere(stored.thread)
         async for event in self._show_stored(stored, _id_of(held), going=going):
             yield event
@@ -129,7 +129,7 @@ class CopilotState(rx.State):
         if over:
             stored = await load(store, owner, stored.thread.id)
             if stored is not None:
-                # (its texts as that drive last counted them: the tab got some of its pieces when it was first shown)
+                # (its texts as that turn last counted them: the tab got some of its pieces when it was first shown)
                 counted = here.sink.conversation.seqs if here is not None else {}
                 async for event in self._show_stored(stored, stored.thread.id, counted=counted):
                     yield event
@@ -138,7 +138,7 @@ class CopilotState(rx.State):
         self, stored: StoredThread, showing: str | None, *, going: bool = False, counted: dict[str, int] | None = None
     ) -> AsyncIterator[Any]:
         """Show a stored conversation (running, when it is `going` for another session or on another worker), unless the
-        tab no longer shows the thread `showing` (the person started meanwhile) or a drive of the tab's took it up
+        tab no longer shows the thread `showing` (the person started meanwhile) or a turn of the tab's took it up
         meanwhile (it shows it)."""
         thread, conversation, texts = opened(stored, going=going, counted=counted)
         if texts:
@@ -146,8 +146,12 @@ class CopilotState(rx.State):
         async with self:
             if _id_of(self.get_value("_thread")) != showing:
                 return
-            drive = drives.running(thread.id)
-            if drive is not None and drive.thread is not thread and drive.tab.token == self.router.session.client_token:
+            thread_run = thread_runs.running(thread.id)
+            if (
+                thread_run is not None
+                and thread_run.thread is not thread
+                and thread_run.tab.token == self.router.session.client_token
+            ):
                 return
             await self._switch(thread, conversation, agent_id=stored.summary.agent)
             if going:
@@ -178,11 +182,13 @@ class CopilotState(rx.State):
                 yield event
             return
 
-        async def send_it(drive: drives.Drive) -> Any:
-            return await drive.loop.send(drive.thread, text, message_id=message_id, claim=drive.claim, attachments=attachments)
+        async def send_it(thread_run: thread_runs.ThreadRun) -> Any:
+            return await thread_run.loop.send(
+                thread_run.thread, text, message_id=message_id, claim=thread_run.claim, attachments=attachments
+            )
 
-        def join(drive: drives.Drive) -> bool:  # a drive is under way: the message goes with its next run
-            return drive.take_message(message_id, text, attachments)  # False: it winds down; it starts a drive of its own
+        def join(thread_run: thread_runs.ThreadRun) -> bool:  # a turn is under way: the message goes with its next run
+            return thread_run.take_message(message_id, text, attachments)  # False: it winds down; it starts a turn of its own
 
         async def elsewhere(thread: Thread, _conversation: Conversation) -> bool:
             return await remote.queue(thread.id, message_id, text, attachments)
@@ -207,13 +213,13 @@ class CopilotState(rx.State):
     async def regenerate(self) -> AsyncIterator[Any]:
         """Answer the person's last message again (the reply and what came with it are replaced)."""
 
-        async def regenerate_it(drive: drives.Drive) -> Any:
-            last = next((m for m in reversed(drive.thread.messages) if m.role == "user"), None)
+        async def regenerate_it(thread_run: thread_runs.ThreadRun) -> Any:
+            last = next((m for m in reversed(thread_run.thread.messages) if m.role == "user"), None)
             if last is not None:
-                drive.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
-            return await drive.loop.regenerate(drive.thread, claim=drive.claim)
+                thread_run.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
+            return await thread_run.loop.regenerate(thread_run.thread, claim=thread_run.claim)
 
-        async for event in work(StateTab(self), regenerate_it, join=lambda _drive: True):
+        async for event in work(StateTab(self), regenerate_it, join=lambda _thread_run: True):
             yield event
 
     @rx.event(background=True)
@@ -226,11 +232,11 @@ class CopilotState(rx.State):
         if not text or message_id is None:
             return
 
-        async def edit_it(drive: drives.Drive) -> Any:
-            drive.sink.replacing_from(message_id)
-            return await drive.loop.edit(drive.thread, message_id, text, new_id("user-"), claim=drive.claim)
+        async def edit_it(thread_run: thread_runs.ThreadRun) -> Any:
+            thread_run.sink.replacing_from(message_id)
+            return await thread_run.loop.edit(thread_run.thread, message_id, text, new_id("user-"), claim=thread_run.claim)
 
-        async for event in work(StateTab(self), edit_it, join=lambda _drive: True):
+        async for event in work(StateTab(self), edit_it, join=lambda _thread_run: True):
             yield event
 
     @rx.event(background=True)
@@ -274,21 +280,21 @@ class CopilotState(rx.State):
     async def retry(self) -> AsyncIterator[Any]:
         """Retry after an error: the failed step runs again."""
 
-        async def retry_it(drive: drives.Drive) -> Any:
-            drive.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
-            return await drive.loop.retry(drive.thread, claim=drive.claim)
+        async def retry_it(thread_run: thread_runs.ThreadRun) -> Any:
+            thread_run.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
+            return await thread_run.loop.retry(thread_run.thread, claim=thread_run.claim)
 
-        async for event in work(StateTab(self), retry_it, join=lambda _drive: True):
+        async for event in work(StateTab(self), retry_it, join=lambda _thread_run: True):
             yield event
 
     @rx.event(background=True)
     async def stop(self) -> None:
-        """The person pressed Stop: the drive of this tab's thread stops now."""
+        """The person pressed Stop: the turn of this tab's thread stops now."""
         async with self:
             thread = self.get_value("_thread")
-        drive = drives.running(thread.id) if thread is not None else None
-        if drive is not None:
-            drive.loop.abort()
+        thread_run = thread_runs.running(thread.id) if thread is not None else None
+        if thread_run is not None:
+            thread_run.loop.abort()
         elif thread is not None:
             await remote.stop(thread.id)
 
@@ -396,12 +402,12 @@ class CopilotState(rx.State):
             thread, conversation = self.get_value("_thread"), self.get_value("_conversation")
         if thread is None or conversation is None or not isinstance(tids, list):
             return
-        drive = drives.running(thread.id)
-        if drive is not None:  # the running drive holds the newest thread and what it sent
-            thread, conversation = drive.thread, drive.sink.conversation
+        thread_run = thread_runs.running(thread.id)
+        if thread_run is not None:  # the running turn holds the newest thread and what it sent
+            thread, conversation = thread_run.thread, thread_run.sink.conversation
         elif await remote.texts(thread.id, tids):
-            return  # the worker that drives the thread hands them over
-        so_far = drive.sink.text_so_far if drive is not None else None
+            return  # the worker that turns the thread hands them over
+        so_far = thread_run.sink.text_so_far if thread_run is not None else None
         script = handover(tids, thread, conversation, so_far, copilot.scrubber())
         if script:
             yield script_event(script)
@@ -471,38 +477,38 @@ class CopilotState(rx.State):
 
     async def _outlived(self, thread: Thread) -> bool:
         """Whether the tab's thread was put there by another life of the server (before a restart, or dev mode's
-        reload) or by another worker, and no drive works on it now: then the store has it as it is, and a run the
+        reload) or by another worker, and no turn works on it now: then the store has it as it is, and a run the
         tab shows as going is gone."""
         if self._worker == worker():
             return False
-        return drives.running(thread.id) is None and not await remote.driven_elsewhere(thread.id)
+        return thread_runs.running(thread.id) is None and not await remote.driven_elsewhere(thread.id)
 
     async def _driven_elsewhere(self, thread: Thread) -> bool:
         """Whether another worker drives the tab's thread now (and writes what the tab shows of it)."""
-        return drives.running(thread.id) is None and await remote.driven_elsewhere(thread.id)
+        return thread_runs.running(thread.id) is None and await remote.driven_elsewhere(thread.id)
 
     async def _until_driven_nowhere_else(self, thread: Thread) -> bool:
-        """Wait, outside the lock, for the drive of the tab's thread on another worker to be over; True when the tab
-        still shows the thread and no drive here took it up: then the store has it as it is.
+        """Wait, outside the lock, for the turn of the tab's thread on another worker to be over; True when the tab
+        still shows the thread and no turn here took it up: then the store has it as it is.
 
         That worker writes what the tab shows while it drives. Should it die, nothing would write again: the tab
         would show the run going for ever. Its claim lapses within the lease; then the tab shows the conversation as
         kept, the run cut off, with Retry. One wait per tab and thread on a worker (a tab reconnects often)."""
         return await self._until_over(thread, lambda: remote.over_elsewhere(thread.id))
 
-    def _drive_of_another_session(self, thread: Thread) -> drives.Drive | None:
-        """The drive working on the thread on this worker for another session than the tab's, if any."""
-        drive = drives.running(thread.id)
-        return drive if drive is not None and drive.tab.token != self.router.session.client_token else None
+    def _run_of_another_session(self, thread: Thread) -> thread_runs.ThreadRun | None:
+        """The turn working on the thread on this worker for another session than the tab's, if any."""
+        thread_run = thread_runs.running(thread.id)
+        return thread_run if thread_run is not None and thread_run.tab.token != self.router.session.client_token else None
 
-    async def _until_over_here(self, drive: drives.Drive, thread: Thread) -> bool:
-        """Wait, outside the lock, for the drive of another session on this worker to be over; True when the tab still
-        shows the thread and no drive took it up since: then the store has it as it ends up."""
-        return await self._until_over(thread, lambda: asyncio.shield(drive.closed))
+    async def _until_over_here(self, thread_run: thread_runs.ThreadRun, thread: Thread) -> bool:
+        """Wait, outside the lock, for the turn of another session on this worker to be over; True when the tab still
+        shows the thread and no turn took it up since: then the store has it as it ends up."""
+        return await self._until_over(thread, lambda: asyncio.shield(thread_run.closed))
 
     async def _until_over(self, thread: Thread, over: Callable[[], Awaitable[Any]]) -> bool:
-        """Wait for `over()` (a drive of the tab's thread that shows it elsewhere is over), once per tab and thread on
-        a worker; True when the tab still shows the thread and no drive here took it up meanwhile."""
+        """Wait for `over()` (a turn of the tab's thread that shows it elsewhere is over), once per tab and thread on
+        a worker; True when the tab still shows the thread and no turn here took it up meanwhile."""
         watch = (self.router.session.client_token, thread.id)
         if watch in _WATCHED:
             return False
@@ -512,7 +518,7 @@ class CopilotState(rx.State):
         finally:
             _WATCHED.discard(watch)
         async with self:
-            return _id_of(self.get_value("_thread")) == thread.id and drives.running(thread.id) is None
+            return _id_of(self.get_value("_thread")) == thread.id and thread_runs.running(thread.id) is None
 
     async def _keep_without_store(self, thread: Thread) -> None:
         """A thread another life of the server left in the tab, which no store has: kept, the run it showed cut off."""
@@ -522,7 +528,7 @@ class CopilotState(rx.State):
         await self._switch(thread, conversation, agent_id=self._agent_id)
 
     def _current(self) -> tuple[Thread, Conversation]:
-        """The tab's thread and its view (made on first use), as plain objects: a drive uses them outside the lock."""
+        """The tab's thread and its view (made on first use), as plain objects: a turn uses them outside the lock."""
         thread, conversation = self.get_value("_thread"), self.get_value("_conversation")
         if thread is None or conversation is None:
             thread = Thread()
@@ -536,7 +542,7 @@ class CopilotState(rx.State):
         approval._dismissed.clear()
         self._offer_approval(thread, conversation, items, approval)
         live = await self.get_state(LiveState)
-        live.running, live.status = drives.running(thread.id) is not None, ""
+        live.running, live.status = thread_runs.running(thread.id) is not None, ""
 
     def _take(
         self, thread: Thread, conversation: Conversation | None, agent_id: str = ""
@@ -552,18 +558,18 @@ class CopilotState(rx.State):
         return conversation, items
 
     async def _decide(self, item_id: str, digest: str, decision: Decision) -> AsyncIterator[Any]:
-        async def resume(drive: drives.Drive) -> Any:
-            return await drive.loop.drive(drive.thread, claim=drive.claim)
+        async def resume(thread_run: thread_runs.ThreadRun) -> Any:
+            return await thread_run.loop.drive(thread_run.thread, claim=thread_run.claim)
 
-        def record(thread: Thread, conversation: Conversation, drive: drives.Drive | None) -> bool:
-            """True when the decision was taken and a new drive must act on it."""
+        def record(thread: Thread, conversation: Conversation, thread_run: thread_runs.ThreadRun | None) -> bool:
+            """True when the decision was taken and a new turn must act on it."""
             nonlocal decision
             call_id = conversation.call_of(str(item_id))
             if call_id is None:
                 logger.warning("a decision named no card of this conversation (%r); ignored", item_id)
                 return False
-            if drive is not None:  # the running drive acts on it at once
-                drive.loop.decide(drive.thread, call_id, decision, str(digest))
+            if thread_run is not None:  # the running turn acts on it at once
+                thread_run.loop.decide(thread_run.thread, call_id, decision, str(digest))
                 return False
             return thread.decide(call_id, decision, str(digest))
 
@@ -575,13 +581,13 @@ class CopilotState(rx.State):
         async for event in work(StateTab(self), resume, record=record, remote_request=elsewhere):
             yield event
 
-    async def _show_drive(self, shown: Shown) -> None:
-        """A drive's sink writes what the tab shows: the items, the status line, the agent's state; the thread is kept
+    async def _show_run(self, shown: ViewUpdate) -> None:
+        """A turn's sink writes what the tab shows: the items, the status line, the agent's state; the thread is kept
         with the tab's state."""
         async with self:
             showing = self.get_value("_thread")
             if showing is not None and showing.id != shown.thread.id:
-                return  # the tab moved on to another conversation: this drive's view is written nowhere
+                return  # the tab moved on to another conversation: this turn's view is written nowhere
             thread, conversation = shown.thread, shown.conversation
             self._thread, self._conversation, self._worker = thread, conversation, worker()
             if shown.items is not None:
@@ -596,7 +602,7 @@ class CopilotState(rx.State):
             await self._say_running(shown.running, shown.status)
 
     async def _say_running(self, running: bool, status: str, dev: str = "") -> None:
-        """Whether a drive runs for the tab and what it does now (inside `async with self`)."""
+        """Whether a turn runs for the tab and what it does now (inside `async with self`)."""
         live = await self.get_state(LiveState)
         if live.status != status:
             live.status = status
@@ -606,7 +612,7 @@ class CopilotState(rx.State):
             live.dev = dev
 
     def _agent_for(self, asked: str, thread: Thread, conversation: Conversation) -> str | Refused:
-        """The agent a new drive of the conversation talks to: the one it has, else the one asked for, if configured
+        """The agent a new turn of the conversation talks to: the one it has, else the one asked for, if configured
         (then fixed); else the refusal, shown in the conversation (inside `async with self`)."""
         if self._agent_id:
             return self._agent_id
@@ -663,18 +669,18 @@ def _card_named(form: dict[str, Any]) -> tuple[str, str]:
 def opened(
     stored: StoredThread, *, going: bool = False, counted: dict[str, int] | None = None
 ) -> tuple[Thread, Conversation, str]:
-    """A stored conversation as a tab opens it: as the drive working on it has it (if one does), else as stored (cut
+    """A stored conversation as a tab opens it: as the turn working on it has it (if one does), else as stored (cut
     off, unless `going` on another worker); and the script that hands over the texts of its window, to send before its
-    items (so that it shows at once). `counted`: the pieces of its texts a drive sent, which the tab may hold (a whole
+    items (so that it shows at once). `counted`: the pieces of its texts a turn sent, which the tab may hold (a whole
     text handed over at a lower count would be taken for an older one)."""
-    running = drives.running(stored.thread.id)
+    running = thread_runs.running(stored.thread.id)
     if running is not None:
         thread, conversation = running.thread, running.sink.conversation
     else:
         thread, conversation = resumed(stored, copilot.rendered_tools(), going=going)
         conversation.seqs.update(counted or {})
     so_far = running.sink.text_so_far if running is not None else None
-    # (nothing writes it: its texts as kept replace what the tab holds, say the pieces a drive cut off had sent it)
+    # (nothing writes it: its texts as kept replace what the tab holds, say the pieces a turn cut off had sent it)
     texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW, replace=running is None and not going)
     return thread, conversation, texts
 
@@ -682,8 +688,8 @@ def opened(
 def _question_for_composer(thread: Thread, conversation: Conversation) -> tuple[str, str] | None:
     """The card (item id, digest) of the first question waiting for the person that a typed message answers: one
     whose answer is text (the default card asks for text; an app's own card, without a text answer, does not)."""
-    drive = drives.running(thread.id)
-    thread = drive.thread if drive is not None else thread  # the running drive holds the newest thread
+    thread_run = thread_runs.running(thread.id)
+    thread = thread_run.thread if thread_run is not None else thread  # the running turn holds the newest thread
     for key, waiting in thread.awaiting.items():
         item_id = conversation.ids.get("c:" + key)
         if waiting.kind != "input" or key in thread.decisions or item_id is None:
@@ -707,10 +713,10 @@ def _id_of(thread: Thread | None) -> str | None:
 
 
 class StateTab:
-    """A tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` the drive uses).
+    """A tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` the turn uses).
 
     Reflex sends a change of the state to the tab named by the running task's event context, not by the state. A
-    drive is also reached from tasks of other events: a control from another worker (its listener was started by
+    turn is also reached from tasks of other events: a control from another worker (its listener was started by
     whichever tab first needed it), a message from another tab of the conversation. Their changes went to that other
     tab: the person's tab missed them (a message written on the other worker showed only when the run's step ended),
     and the other tab was shown a conversation not its own (left stale: "Running", texts blank, no Send). So every
@@ -753,9 +759,9 @@ class StateTab:
     async def page_state(self, state_type: type) -> Any:
         return await self._state.get_state(state_type)
 
-    async def show(self, shown: Shown) -> None:
+    async def show(self, shown: ViewUpdate) -> None:
         with self._own_context():
-            await self._state._show_drive(shown)
+            await self._state._show_run(shown)
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
         async with self.locked():

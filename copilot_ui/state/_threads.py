@@ -66,12 +66,12 @@ class ThreadsState(rx.State):
         thread, conversation, texts = opened(stored)
         async with self:
             conversation_state = await self.get_state(CopilotState)
-            another = conversation_state._drive_of_another_session(thread)
+            another = conversation_state._run_of_another_session(thread)
             followed = another is not None or await conversation_state._driven_elsewhere(thread)
-            if followed:  # another tab's drive writes it (a closed tab's too): the tab shows it as a reload would
+            if followed:  # another tab's turn writes it (a closed tab's too): the tab shows it as a reload would
                 conversation_state.thread_id, conversation_state._thread = thread.id, None
             page_agent = conversation_state._page_agent
-        if followed:  # (as kept, going, until that drive is over; then as it ends up)
+        if followed:  # (as kept, going, until that turn is over; then as it ends up)
             yield CopilotState.open(page_agent)
             return
         if texts:

@@ -1,7 +1,8 @@
 """Conversations that last: threads and their messages in SQL (a SQLite file by default). No Reflex here."""
 
-from ._attachments import AttachmentStore, MemoryAttachments, OverLimit
-from ._base import ANONYMOUS_OWNER, Rating, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary
+from ..errors import OverLimit, ThreadExists, ThreadNotFound
+from ._attachments import AttachmentStore, MemoryAttachments
+from ._base import ANONYMOUS_OWNER, Rating, StoredThread, ThreadStore, ThreadSummary
 from ._sql import SQLThreadStore
 
 __all__ = [

@@ -17,24 +17,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, or_, select, update
 
 from ..core import Attachment
+from ..errors import OverLimit
 from ..protocol import new_id
 from ._schema import attachments
 
 UNSENT_FOR = timedelta(days=1)  # how long a file uploaded but never sent is kept
-
-
-class OverLimit(Exception):
-    """Files refused because a limit would be passed (nothing was written): `limit` names it, `held` is what is held
-    already (the conversation's bytes for "conversation", the owner's files waiting to be sent for "unsent")."""
-
-    def __init__(self, limit: Literal["conversation", "unsent"], held: int) -> None:
-        super().__init__(f"over the {limit} limit ({held} held)")
-        self.limit, self.held = limit, held
 
 
 class AttachmentStore(ABC):

@@ -55,22 +55,6 @@ class StoredThread:
     ratings: dict[str, Rating] = field(default_factory=dict)  # message id -> the person's rating of that reply
 
 
-class ThreadNotFound(LookupError):
-    """The owner has no thread with this id (it never existed, was deleted, or is someone else's)."""
-
-    def __init__(self, thread_id: str) -> None:
-        super().__init__(f"no thread {thread_id!r} for this owner; create() it first")
-        self.thread_id = thread_id
-
-
-class ThreadExists(ValueError):
-    """create() was given the id of a thread the owner already has."""
-
-    def __init__(self, thread_id: str) -> None:
-        super().__init__(f"thread {thread_id!r} already exists for this owner; save() to it instead")
-        self.thread_id = thread_id
-
-
 class ThreadStore(ABC):
     """Conversations kept for their owners: created, saved turn by turn, listed, resumed, renamed, archived, deleted."""
 

@@ -28,9 +28,10 @@ from sqlalchemy import URL, Connection, Row, bindparam, delete, false, insert, s
 from sqlalchemy.exc import IntegrityError
 
 from ..core import Thread
+from ..errors import ThreadExists, ThreadNotFound
 from ..protocol import new_id
 from ._attachments import SQLAttachments, delete_thread_attachments, move_attachments
-from ._base import NEW_TITLE, Rating, StoredThread, ThreadExists, ThreadNotFound, ThreadStore, ThreadSummary, one_line
+from ._base import NEW_TITLE, Rating, StoredThread, ThreadStore, ThreadSummary, one_line
 from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, row_keys, snapshot
 from ._engine import WRITE, database_url, in_memory, store_engine
 from ._migrate import upgrade

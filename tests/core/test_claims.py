@@ -101,7 +101,7 @@ async def test_a_message_sent_through_another_loop_goes_to_the_drive_that_holds_
     assert elsewhere_agent.inputs == []
 
 
-async def test_a_decision_made_through_another_loop_reaches_the_running_drive(thread):
+async def test_a_decision_made_through_another_loop_reaches_the_running_turn(thread):
     gate = asyncio.Event()
 
     async def report() -> str:

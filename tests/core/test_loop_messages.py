@@ -82,7 +82,7 @@ async def test_calls_waiting_for_the_person_are_skipped_when_they_write_instead(
     assert thread.awaiting == {}
 
 
-async def test_a_message_written_while_calls_wait_skips_them_and_is_answered_in_the_same_drive(thread):
+async def test_a_message_written_while_calls_wait_skips_them_and_is_answered_in_the_same_turn(thread):
     started = asyncio.Event()
 
     async def report() -> str:

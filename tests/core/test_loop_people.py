@@ -158,7 +158,7 @@ async def test_calls_that_need_no_person_are_not_held_back_by_one_that_waits(thr
     assert [m.tool_call_id for m in agent.inputs[1].messages if m.role == "tool"] == ["c1", "c2"]
 
 
-async def test_a_decision_made_while_other_tools_run_is_acted_on_in_the_same_drive(thread):
+async def test_a_decision_made_while_other_tools_run_is_acted_on_in_the_same_turn(thread):
     gate = asyncio.Event()
 
     async def slow_report() -> str:

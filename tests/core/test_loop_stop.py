@@ -74,20 +74,6 @@ async def test_stopping_while_the_agent_streams_keeps_what_it_said_and_runs_noth
     assert len(agent.inputs) == 1
 
 
-async def test_calls_waiting_for_a_person_are_closed_when_the_person_stops(thread):
-    def approve_me() -> str:
-        """Needs approval."""
-        return "never"
-
-    loop, _, _ = make_loop(
-        s.tool_calls_reply(("approve_me", {}, "c1")), tools=[tool_from_function(approve_me, approval="always")], ask_person=True
-    )
-    assert (await loop.send(thread, "go")).status == "waiting"
-    await loop.cancel_waiting(thread)
-    assert "the user stopped the run" in results(thread)["c1"]
-    assert_one_result_per_call(thread)
-
-
 async def test_a_result_whose_conversation_was_cleared_meanwhile_is_written_nowhere(thread):
     async def slow() -> str:
         """Slow."""

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from ag_ui.core import BaseEvent, RunFinishedEvent, RunStartedEvent
 
-from copilot_ui.protocol import EventPipeline, ProtocolError, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline, ProtocolError
 
 
 def run_started(run_id="run-1", **fields):
@@ -25,7 +25,7 @@ def in_one_run(*events):
 
 def feed(events, thread=None):
     """Verify and apply a whole stream (events, camelCase dicts or JSON strings); returns the thread."""
-    thread = thread if thread is not None else Thread()
+    thread = thread if thread is not None else AGUIThread()
     pipeline = EventPipeline(thread)
     for event in events:
         if isinstance(event, BaseEvent):

@@ -44,7 +44,7 @@ from ag_ui.core import (
 )
 from pydantic import TypeAdapter
 
-from copilot_ui.protocol import EventPipeline, Rule, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline, Rule
 
 from ._streams import feed, in_one_run, message_json, rejection, run_finished, run_started
 
@@ -175,7 +175,7 @@ def test_chunks_expand_into_one_message_with_its_tool_call():
 
 
 def test_chunk_events_reach_subscribers_as_start_content_and_end():
-    pipeline = EventPipeline(Thread())
+    pipeline = EventPipeline(AGUIThread())
     pipeline.feed(run_started())
     first = pipeline.feed(TextMessageChunkEvent(message_id="m1", delta="Hel"))
     second = pipeline.feed(TextMessageChunkEvent(delta="lo"))
@@ -341,7 +341,7 @@ def test_state_delta_may_replace_the_whole_state():
 
 
 def test_messages_snapshot_is_authoritative():
-    thread = Thread(
+    thread = AGUIThread(
         messages=[
             UserMessage(id="u1", content="Plan my day."),
             AssistantMessage(id="m1", content="Draft"),
@@ -364,7 +364,7 @@ def test_messages_snapshot_is_authoritative():
 
 
 def test_messages_snapshot_with_activity_decides_the_activity_messages_too():
-    thread = Thread(messages=[ActivityMessage(id="a1", activity_type="plan", content={"step": 1})])
+    thread = AGUIThread(messages=[ActivityMessage(id="a1", activity_type="plan", content={"step": 1})])
     snapshot = [ActivityMessage(id="a2", activity_type="plan", content={"step": 2})]
     feed(in_one_run(MessagesSnapshotEvent(messages=snapshot)), thread)
     assert [message.id for message in thread.messages] == ["a2"]
@@ -449,7 +449,7 @@ def test_activity_delta_that_fails_keeps_the_content():
 
 
 def test_run_started_input_adds_the_messages_the_thread_does_not_have():
-    thread = Thread(messages=[UserMessage(id="u1", content="Hi")])
+    thread = AGUIThread(messages=[UserMessage(id="u1", content="Hi")])
     run_input = RunAgentInput(
         thread_id="thread-1",
         run_id="run-1",
@@ -473,7 +473,7 @@ def test_run_finished_success_names_the_pending_calls_the_agent_lists():
 
 
 def test_run_finished_success_without_a_list_pends_the_runs_unanswered_calls():
-    thread = Thread()
+    thread = AGUIThread()
     feed(in_one_run(*tool_call("old", "confirm", "{}")), thread)  # a call of an earlier run
     feed(
         in_one_run(*tool_call("c1", "search", "{}"), result("c1", "r1"), *tool_call("c2", "confirm", "{}")),
@@ -519,7 +519,7 @@ def test_run_error_is_the_outcome_with_its_message():
     ids=["custom", "raw"],
 )
 def test_custom_and_raw_reach_subscribers_and_leave_the_thread_alone(event):
-    thread = Thread()
+    thread = AGUIThread()
     pipeline = EventPipeline(thread)
     for before in [run_started(), StateSnapshotEvent(snapshot={"a": 1}), *text("m1", "hi")]:
         pipeline.feed(before)

@@ -7,7 +7,7 @@ import json
 import pytest
 from ag_ui.core import ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent
 
-from copilot_ui.protocol import EventPipeline, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline
 
 from ._streams import run_finished, run_started
 
@@ -36,7 +36,7 @@ STREAMS = [
 
 
 def streaming_call():
-    thread = Thread()
+    thread = AGUIThread()
     pipeline = EventPipeline(thread)
     pipeline.feed(run_started())
     pipeline.feed(ToolCallStartEvent(tool_call_id="c1", tool_call_name="plan_trip"))

@@ -8,7 +8,7 @@ import logging
 
 from ag_ui.core import CustomEvent, RunFinishedEvent, ToolCallArgsEvent, ToolCallChunkEvent, ToolCallEndEvent, ToolCallStartEvent
 
-from copilot_ui.protocol import EventPipeline, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline
 
 from ._streams import run_started
 
@@ -30,7 +30,7 @@ def streamed_call(call_id="c1", name="write_document", pieces=STORY):
 
 def states_while_feeding(events, state=None, key="document"):
     """The state's key after each event (a missing key reads as None), and the thread."""
-    thread = Thread(state=state if state is not None else {"document": "My draft."})
+    thread = AGUIThread(state=state if state is not None else {"document": "My draft."})
     pipeline = EventPipeline(thread)
     seen = []
     for event in events:
@@ -78,7 +78,7 @@ def test_a_call_streamed_in_chunks_predicts_as_well():
         else ToolCallChunkEvent(delta=piece)
         for index, piece in enumerate(STORY)
     ]
-    thread = Thread(state={"document": "My draft."})
+    thread = AGUIThread(state={"document": "My draft."})
     pipeline = EventPipeline(thread)
     for event in [run_started(), predict(), *chunks[:3]]:
         pipeline.feed(event)

@@ -13,7 +13,7 @@ LAYERS = ["declarations", "view", "sink", "turns", ""]  # bottom to top; "" is t
 
 
 def layer_of(module: str) -> int:
-    """The layer of a module given by its path under copilot_ui/state ("turns/_drives", "_copilot")."""
+    """The layer of a module given by its path under copilot_ui/state ("turns/_thread_runs", "_copilot")."""
     first = module.split("/")[0]
     return LAYERS.index(first) if first in LAYERS[:-1] else len(LAYERS) - 1
 

@@ -14,11 +14,11 @@ from ag_ui.core import AssistantMessage, FunctionCall, ToolCall
 
 from copilot_ui.agents import Scrubber
 from copilot_ui.core import MessageStarted, TextDelta, Thread, ToolCallArguments, ToolCallStarted
-from copilot_ui.state.sink import Shown, ViewSink
+from copilot_ui.state.sink import ViewSink, ViewUpdate
 from copilot_ui.state.view import Conversation, handover
 
 
-async def _shown(_view: Shown) -> None:
+async def _shown(_view: ViewUpdate) -> None:
     return None
 
 

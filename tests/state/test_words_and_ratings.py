@@ -16,7 +16,7 @@ from copilot_ui.components._looks import look_for_layout, shortcut_hint, shortcu
 from copilot_ui.core import RunLoop, Thread, TurnEnded, TurnStarted
 from copilot_ui.state import Feedback, Labels, copilot
 from copilot_ui.state.declarations import STATUS_WORDS, tell_feedback
-from copilot_ui.state.sink import Shown, ViewSink
+from copilot_ui.state.sink import ViewSink, ViewUpdate
 from copilot_ui.state.turns import cut_off, resumed
 from copilot_ui.state.view import Conversation
 from copilot_ui.store import Rating, SQLThreadStore
@@ -160,9 +160,9 @@ def test_every_feedback_hook_hears_a_rating_even_when_one_fails():
 
 def test_a_stopped_run_and_the_status_line_speak_the_apps_words(app_labels):
     copilot.labels = Labels().but(thinking="Réflexion…", stopped="Arrêté.", stopped_because="Arrêté : {reason}")
-    shown: list[Shown] = []
+    shown: list[ViewUpdate] = []
 
-    async def show(view: Shown) -> None:
+    async def show(view: ViewUpdate) -> None:
         shown.append(view)
 
     async def stopped_turns() -> None:
@@ -184,7 +184,7 @@ def test_a_reply_is_known_by_the_run_that_wrote_it():
     async def one_turn() -> tuple[Thread, Conversation]:
         thread = Thread()
 
-        async def show(_view: Shown) -> None:
+        async def show(_view: ViewUpdate) -> None:
             return None
 
         sink = ViewSink(show, thread, Conversation.of(thread.id), scrubber=Scrubber(), interval=0.0)

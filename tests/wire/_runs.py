@@ -10,13 +10,13 @@ from typing import Any
 from ag_ui.core import BaseEvent, Context, Message, ResumeEntry, RunAgentInput, Tool
 
 from copilot_ui.agents import Agent
-from copilot_ui.protocol import EventPipeline, RunOutcome, Thread, new_id
+from copilot_ui.protocol import AGUIThread, EventPipeline, RunOutcome, new_id
 
 RUN_TIMEOUT = 10.0  # seconds: no run of these tests may take longer, whatever the server does
 
 
 def run_input(
-    thread: Thread,
+    thread: AGUIThread,
     *,
     tools: Sequence[Tool] = (),
     context: Sequence[Context] = (),
@@ -36,14 +36,14 @@ def run_input(
     )
 
 
-def thread_saying(text: str, *, state: Any = None) -> Thread:
+def thread_saying(text: str, *, state: Any = None) -> AGUIThread:
     """A new thread whose person has just said this."""
-    thread = Thread(state=state)
+    thread = AGUIThread(state=state)
     thread.add_user_message(text)
     return thread
 
 
-async def apply_run(agent: Agent, request: RunAgentInput, thread: Thread) -> list[BaseEvent]:
+async def apply_run(agent: Agent, request: RunAgentInput, thread: AGUIThread) -> list[BaseEvent]:
     """Run the agent and apply every event to the thread as it arrives; returns the events.
 
     An AgentError propagates; the events before it are in the thread already. A run that takes longer
@@ -59,7 +59,7 @@ async def apply_run(agent: Agent, request: RunAgentInput, thread: Thread) -> lis
     return events
 
 
-def outcome(thread: Thread) -> RunOutcome:
+def outcome(thread: AGUIThread) -> RunOutcome:
     """How the thread's last run ended (it must have ended)."""
     assert thread.outcome is not None, "the run did not end with RUN_FINISHED or RUN_ERROR"
     return thread.outcome
@@ -75,13 +75,13 @@ def roles(messages: Iterable[Message]) -> list[str]:
     return [message.role for message in messages]
 
 
-def pending_calls(thread: Thread) -> list[tuple[str, dict[str, Any]]]:
+def pending_calls(thread: AGUIThread) -> list[tuple[str, dict[str, Any]]]:
     """The calls the page must answer after the last run: (tool, arguments)."""
     calls = [thread.tool_call(call_id) for call_id in outcome(thread).pending_tool_call_ids]
     return [(call.function.name, json.loads(call.function.arguments)) for call in calls if call is not None]
 
 
-def reply(thread: Thread) -> str:
+def reply(thread: AGUIThread) -> str:
     """What the agent said last."""
     assert thread.messages[-1].role == "assistant"
     return thread.messages[-1].content or ""

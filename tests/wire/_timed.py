@@ -7,12 +7,12 @@ import time
 from ag_ui.core import BaseEvent, RunAgentInput
 
 from copilot_ui.agents import Agent
-from copilot_ui.protocol import EventPipeline, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline
 
 from ._runs import RUN_TIMEOUT
 
 
-async def timed_run(agent: Agent, request: RunAgentInput, thread: Thread) -> list[tuple[float, BaseEvent]]:
+async def timed_run(agent: Agent, request: RunAgentInput, thread: AGUIThread) -> list[tuple[float, BaseEvent]]:
     """The run's events, applied to the thread, each with the seconds from asking for the run to its arrival."""
     pipeline, timed, start = EventPipeline(thread), [], time.perf_counter()
     async for event in agent.run(request):

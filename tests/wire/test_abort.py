@@ -8,7 +8,7 @@ import pytest
 from ag_ui.core import EventType
 
 from copilot_ui.agents import AgentAborted, AgentRun, HttpAgent, HttpLimits
-from copilot_ui.protocol import EventPipeline, Thread
+from copilot_ui.protocol import AGUIThread, EventPipeline
 
 from ._misbehaving import TEXT_BEFORE_FAILURE, MisbehavingServer
 from ._runs import RUN_TIMEOUT, outcome, run_input, thread_saying
@@ -20,7 +20,7 @@ AT_ONCE = 1.0  # seconds: far longer than an abort takes, far shorter than any o
 class Listener:
     """Iterates a run in a task of its own, as the app does, applying its events to a thread."""
 
-    def __init__(self, run: AgentRun, thread: Thread) -> None:
+    def __init__(self, run: AgentRun, thread: AGUIThread) -> None:
         self.run = run
         self.thread = thread
         self.heard_text = asyncio.Event()

@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 import copilot_ui as cui
 from copilot_ui.agents import HttpAgent, LocalAgent
-from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import EndpointAccess, builtin_agent, builtin_pydantic_agent, demo_model
 
@@ -54,7 +54,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
     token = secrets.token_urlsafe(24)
     monkeypatch.setenv("COPILOT_AGENT_ENDPOINT_TOKEN", token)
     monkeypatch.setenv("COPILOT_AGENT_ENDPOINT_ORIGINS", ALLOWED_ORIGIN)
-    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(pace=0), state_type=ReportState)
+    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(pace=0), state_type=AgentReport)
     app = RecordingApp(cui.agent_endpoint(agent=agent)(_the_app()))
     with serve_in_thread(app) as base:
         yield Served(base, f"{base}/copilot/agui", token, app.requests)

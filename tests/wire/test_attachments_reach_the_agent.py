@@ -14,7 +14,7 @@ import json
 from pydantic_ai.messages import BinaryContent, ModelRequest, UserPromptPart
 
 from copilot_ui.core import Attachment, RunLoop, Thread, attachments_of
-from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import builtin_agent, demo_model
 
@@ -72,7 +72,7 @@ async def test_the_thread_keeps_a_reference_not_the_bytes():
 async def test_the_demo_model_says_what_it_received():
     image = png()
     attachments, attachment_bytes = kept({"a1": ("chart.png", "image/png", image), "a2": ("orders.csv", "text/csv", CSV)})
-    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=ReportState)
+    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=AgentReport)
     thread = Thread()
     loop = RunLoop(agent, attachment_bytes=attachment_bytes)
 
@@ -114,7 +114,7 @@ def test_the_demo_model_reads_a_csv_without_its_header():
 async def test_after_a_run_the_thread_still_holds_references_only(peer: Peer):
     image = png()
     attachments, attachment_bytes = kept({"a1": ("chart.png", "image/png", image)})
-    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=ReportState)
+    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=AgentReport)
     for each in (peer.agent(), agent):
         thread = Thread()
         await asyncio.wait_for(RunLoop(each, attachment_bytes=attachment_bytes).send(thread, "look", attachments=attachments), 20)

@@ -17,7 +17,7 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls
 from pydantic_ai.ui import StateDeps
 
 from copilot_ui.agents import HttpAgent
-from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.server import (
     agent_from_environment,
@@ -128,10 +128,10 @@ async def test_without_a_state_type_the_model_is_not_shown_a_state():
 
 
 async def test_the_served_demo_agent_writes_the_report_into_the_pages_state():
-    served = builtin_pydantic_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=ReportState)
+    served = builtin_pydantic_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=AgentReport)
     thread = thread_saying("draft a weekly report")
 
-    with serve_in_thread(agui_app(served, deps=lambda: StateDeps(ReportState()))) as url:
+    with serve_in_thread(agui_app(served, deps=lambda: StateDeps(AgentReport()))) as url:
         events = await apply_run(HttpAgent(f"{url}/"), run_input(thread, context=dashboard()), thread)
 
     assert len(of_type(events, "STATE_DELTA")) >= 3
@@ -142,7 +142,7 @@ async def test_the_served_demo_agent_writes_the_report_into_the_pages_state():
 async def test_the_agent_from_the_environment_takes_the_same_options(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("COPILOT_AGENT_URL", raising=False)
     monkeypatch.delenv("COPILOT_MODEL", raising=False)
-    agent = agent_from_environment(tools=demo_backend_tools(0), state_type=ReportState, demo_script=DASHBOARD)
+    agent = agent_from_environment(tools=demo_backend_tools(0), state_type=AgentReport, demo_script=DASHBOARD)
     thread = thread_saying("draft a weekly report")
 
     await apply_run(agent, run_input(thread, context=dashboard()), thread)

@@ -16,10 +16,10 @@ import pytest
 from ag_ui.core import BaseEvent, Tool
 
 from copilot_ui.agents import Agent
-from copilot_ui.demo.report import ReportState, demo_backend_tools
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.demo.script import PHRASES as DEMO_PHRASES
-from copilot_ui.protocol import Thread
+from copilot_ui.protocol import AGUIThread
 from copilot_ui.server import builtin_agent, demo_model
 
 from ._dashboard import PAGE, PAGE_TOOLS, dashboard
@@ -30,17 +30,19 @@ from ._timed import arrivals, first_arrival, timed_run
 @pytest.fixture
 def agent() -> Agent:
     """The demo app's default agent: the demo model, the report tool, the shared report; no pauses."""
-    return builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=ReportState)
+    return builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(0), state_type=AgentReport)
 
 
-async def ask(agent: Agent, text: str, *, state: Any = None, tools: list[Tool] = PAGE_TOOLS) -> tuple[Thread, list[BaseEvent]]:
+async def ask(
+    agent: Agent, text: str, *, state: Any = None, tools: list[Tool] = PAGE_TOOLS
+) -> tuple[AGUIThread, list[BaseEvent]]:
     """The person says this at the dashboard; the agent's first run, applied to a new thread."""
     thread = thread_saying(text, state=state)
     events = await apply_run(agent, run_input(thread, tools=tools, context=dashboard()), thread)
     return thread, events
 
 
-async def answer(agent: Agent, thread: Thread, *results: str, errors: tuple[str, ...] = (), **page: Any) -> list[BaseEvent]:
+async def answer(agent: Agent, thread: AGUIThread, *results: str, errors: tuple[str, ...] = (), **page: Any) -> list[BaseEvent]:
     """The page answers the pending calls in order, then the follow-up run, with the page as it is now."""
     for index, (call_id, content) in enumerate(zip(outcome(thread).pending_tool_call_ids, results, strict=True)):
         error = errors[index] if index < len(errors) else None
@@ -287,7 +289,7 @@ async def test_a_weekly_report_is_written_into_the_shared_state_bit_by_bit(agent
 
 
 async def test_the_report_panel_fills_over_a_second_or_two_at_the_demo_pace():
-    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(), state_type=ReportState)
+    agent = builtin_agent(demo_model(0, script=DASHBOARD), tools=demo_backend_tools(), state_type=AgentReport)
     thread = thread_saying("draft a weekly report")
 
     timed = await timed_run(agent, run_input(thread, context=dashboard()), thread)

@@ -17,8 +17,8 @@ from ag_ui.core import BaseEvent, Context, Tool
 from copilot_ui.agents import Agent
 from copilot_ui.demo.script import DASHBOARD
 from copilot_ui.demo.script import PHRASES as DEMO_PHRASES
-from copilot_ui.protocol import Thread
-from copilot_ui.server import Call, DemoScript, Move, Turn, builtin_agent, demo_model
+from copilot_ui.protocol import AGUIThread
+from copilot_ui.server import Call, DemoScript, ModelTurn, Move, builtin_agent, demo_model
 
 from ._dashboard import PAGE_TOOLS, dashboard
 from ._runs import apply_run, of_type, outcome, pending_calls, reply, run_input, thread_saying
@@ -72,13 +72,13 @@ def agent() -> Agent:
 
 async def ask(
     agent: Agent, text: str, tools: list[Tool] = OWN_TOOLS, context: list[Context] | None = None
-) -> tuple[Thread, list[BaseEvent]]:
+) -> tuple[AGUIThread, list[BaseEvent]]:
     thread = thread_saying(text)
     events = await apply_run(agent, run_input(thread, tools=tools, context=context or []), thread)
     return thread, events
 
 
-async def answer(agent: Agent, thread: Thread, content: str, error: str | None = None) -> None:
+async def answer(agent: Agent, thread: AGUIThread, content: str, error: str | None = None) -> None:
     """The page answers the one pending call, then the follow-up run."""
     [call_id] = outcome(thread).pending_tool_call_ids
     thread.add_tool_result(call_id, content, error=error)
@@ -221,7 +221,7 @@ async def test_thinking_it_through_shows_the_reasoning_before_the_call_in_any_ap
 # An app scripts its own offline demo: DemoScript, the hook the demo dashboard uses
 
 
-def trips_reply(turn: Turn) -> Move | None:
+def trips_reply(turn: ModelTurn) -> Move | None:
     """The trip planner's script: "plan a trip to <city>" calls plan_trip; its result gets a word of its own."""
     if turn.results:
         return Move(text=f"Bon voyage: {turn.results[0].text}") if turn.results[0].tool == "plan_trip" else None
@@ -271,7 +271,7 @@ async def test_the_dashboards_phrases_work_with_its_script_and_its_tools_answer_
     assert pending_calls(in_words) == [("set_theme", {"mode": "dark"})]
 
 
-async def answer_with(agent: Agent, thread: Thread, content: str, tools: list[Tool]) -> None:
+async def answer_with(agent: Agent, thread: AGUIThread, content: str, tools: list[Tool]) -> None:
     """The page answers the one pending call, then the follow-up run."""
     [call_id] = outcome(thread).pending_tool_call_ids
     thread.add_tool_result(call_id, content)

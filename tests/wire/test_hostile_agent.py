@@ -10,7 +10,7 @@ import pytest
 from ag_ui.core import Tool
 
 from copilot_ui.agents import AgentHTTPError, HttpAgent, HttpLimits, MalformedFrame
-from copilot_ui.protocol import Thread
+from copilot_ui.protocol import AGUIThread
 
 from ..hostile_agent import SWAP_CALL_ID, UNKNOWN_COMMAND, HostileAgent, start_hostile_agent
 from ._runs import apply_run, of_type, outcome, roles, run_input, thread_saying
@@ -241,7 +241,7 @@ def test_it_starts_on_the_port_asked_for_and_stops():
 
 async def test_the_person_following_up_after_a_reply_gets_a_new_answer(hostile: HostileAgent):
     agent = agent_for(hostile)
-    thread = Thread()
+    thread = AGUIThread()
     for said in ("!reply first", "!reply second"):
         thread.add_user_message(said)
         await apply_run(agent, run_input(thread), thread)

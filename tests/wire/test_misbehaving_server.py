@@ -18,7 +18,7 @@ from copilot_ui.agents import (
     StreamEnded,
     WrongContentType,
 )
-from copilot_ui.protocol import Thread
+from copilot_ui.protocol import AGUIThread
 
 from ._misbehaving import TEXT_BEFORE_FAILURE, MisbehavingServer
 from ._runs import apply_run, roles, run_input, thread_saying
@@ -174,10 +174,10 @@ async def test_errors_never_show_credentials_written_in_the_agent_url(misbehavin
     with closed_port() as port:
         refused = HttpAgent(f"http://ada:s3cret-pass@127.0.0.1:{port}/run?api_key=k3y-12345678")
         with pytest.raises(AgentUnreachable) as unreachable:
-            await apply_run(refused, run_input(thread_saying("hi")), Thread())
+            await apply_run(refused, run_input(thread_saying("hi")), AGUIThread())
     failing = HttpAgent(misbehaving.url("/server-error").replace("http://", "http://ada:s3cret-pass@") + "?api_key=k3y-12345678")
     with pytest.raises(AgentHTTPError) as answered:
-        await apply_run(failing, run_input(thread_saying("hi")), Thread())
+        await apply_run(failing, run_input(thread_saying("hi")), AGUIThread())
     for error in (unreachable.value, answered.value):
         assert "s3cret-pass" not in str(error)
         assert "k3y-12345678" not in str(error)

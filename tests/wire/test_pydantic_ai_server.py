@@ -7,7 +7,7 @@ import json
 from ag_ui.core import AssistantMessage, ResumeEntry, Tool, ToolMessage
 
 from copilot_ui.agents import HttpAgent
-from copilot_ui.protocol import Thread
+from copilot_ui.protocol import AGUIThread
 
 from ._peer import AUTHORIZATION, COUNTER_CALL_ID, DELETE_CALL_ID, FRONTEND_CALL_ID, Peer
 from ._runs import apply_run, of_type, outcome, roles, run_input, thread_saying
@@ -172,13 +172,13 @@ def test_repr_of_an_agent_does_not_reveal_its_headers(peer: Peer):
     assert "wire-test-secret" not in shown
 
 
-async def _waiting_for_approval(agent: HttpAgent) -> Thread:
+async def _waiting_for_approval(agent: HttpAgent) -> AGUIThread:
     thread = thread_saying("delete my notes")
     await apply_run(agent, run_input(thread), thread)
     assert outcome(thread).kind == "interrupt"
     return thread
 
 
-def _decision(thread: Thread, *, approved: bool) -> ResumeEntry:
+def _decision(thread: AGUIThread, *, approved: bool) -> ResumeEntry:
     [interrupt] = thread.interrupts
     return ResumeEntry(interrupt_id=interrupt.id, status="resolved", payload={"approved": approved})

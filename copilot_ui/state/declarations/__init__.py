@@ -1,9 +1,10 @@
 """What an app declares about its copilot (the bottom layer of the Reflex binding): agents, tools and how their calls
 look, context, hooks, the Reflex states shared with agents, and browser tools' handlers. It imports no other layer."""
 
+from ...errors import BrowserToolError
 from ._agent_states import SharedState, SharedStates, shared_state
 from ._attachments import attached, attachment_bytes_for, attachment_ids, attachment_store
-from ._browser import BrowserPage, BrowserToolError, current_page
+from ._browser import BrowserPage, current_page
 from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, ToolUI, copilot
 from ._displays import display_texts, raw_texts
 from ._feedback import Feedback, FeedbackHook, tell_feedback

@@ -1,5 +1,5 @@
 """Where the files people attach are kept: the app's store when it keeps them (SQLThreadStore does), else this
-process's memory; and how a drive reads their bytes for its owner when the agent runs."""
+process's memory; and how a turn reads their bytes for its owner when the agent runs."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Tools that run in the person's browser: a script of the app's, run in the tab whose drive made the call.
+"""Tools that run in the person's browser: a script of the app's, run in the tab whose turn made the call.
 
 The script is the app's own code (trusted); the arguments come from the agent (untrusted), so they
 reach the script only as a JSON value, never as code. How a script reaches a tab and its answer
 comes back is the concern of where turns run (`turns/_browser_answers.py`): it puts the tab of the
-drive running the call in `current_page` for the call's task.
+turn running the call in `current_page` for the call's task.
 """
 
 from __future__ import annotations
@@ -13,18 +13,11 @@ from contextvars import ContextVar
 from typing import Any, Protocol
 
 from ...core import ToolContext
-
-
-class BrowserToolError(Exception):
-    """The script threw, or the browser did not answer in time."""
-
-
-class NoBrowser(BrowserToolError):
-    """The tab has no browser to run the script in (a test of copilot_ui.testing)."""
+from ...errors import BrowserToolError, NoBrowser
 
 
 class BrowserPage(Protocol):
-    """The tab a drive shows in, as a browser tool reaches it."""
+    """The tab a turn shows in, as a browser tool reaches it."""
 
     async def run_script(self, script: str, arguments: dict[str, Any], seconds: float) -> Any:
         """Run `script` (a JavaScript function) on `arguments` in the tab: its value; BrowserToolError if it threw or
@@ -35,7 +28,7 @@ current_page: ContextVar[BrowserPage | None] = ContextVar("copilot_ui_browser_pa
 
 
 def browser_handler(script: str, timeout: float) -> Callable[..., Awaitable[Any]]:
-    """A tool handler that runs `script` in the browser of the tab whose drive made the call."""
+    """A tool handler that runs `script` in the browser of the tab whose turn made the call."""
 
     async def run_in_browser(context: ToolContext, **arguments: Any) -> Any:
         page = current_page.get()

@@ -1,4 +1,4 @@
-"""The dev console's log of a drive: its AG-UI events, the RunAgentInput it sent, each run's and tool's timing.
+"""The dev console's log of a turn: its AG-UI events, the RunAgentInput it sent, each run's and tool's timing.
 
 Off unless the app turns it on (`copilot.dev_console`, or COPILOT_DEV_CONSOLE=1). The log is a text
 like the replies (appended in pieces through the view sink), scrubbed of secrets before it is cut.
@@ -20,7 +20,7 @@ EVENT_CHARS, INPUT_CHARS = 400, 6000  # how much of an event, and of a RunAgentI
 
 
 class DevConsole:
-    """Writes a drive's log lines to the text `tid` through `append(tid, text)`."""
+    """Writes a turn's log lines to the text `tid` through `append(tid, text)`."""
 
     def __init__(self, tid: str, append: Callable[[str, str], None], scrubber: Scrubber) -> None:
         self.tid = tid
@@ -56,7 +56,7 @@ class DevConsole:
         self.line(f"{line} {took} {time.monotonic() - started:.3f} s" if started is not None else line)
 
     def line(self, line: str) -> None:
-        """One line of the log, stamped with the seconds since the drive began."""
+        """One line of the log, stamped with the seconds since the turn began."""
         if self.on():
             self._append(self.tid, f"{time.monotonic() - self._started:8.3f}s  {line}\n")
 

@@ -1,10 +1,10 @@
-"""What a drive sends to its tab, at a bounded pace: texts as appended pieces, the items and the status when they change.
+"""What a turn sends to its tab, at a bounded pace: texts as appended pieces, the items and the status when they change.
 
 Buffers change at once (never blocking the loop); a flush then sends, in this order:
 - the new pieces of every text being written, as one `rx.call_script` that appends them in the
   browser (`cui_text.jsx`): a text is never resent, so a long reply costs its own size;
 - whole texts that became known (a result, an error, the person's message);
-- what the tab shows besides (`Shown`: the items, the status line, the agent's state), through
+- what the tab shows besides (`ViewUpdate`: the items, the status line, the agent's state), through
   the `show` it was given, only when something of it changed.
 
 At most one flush starts per `interval` (measured from the start of the previous one), whatever
@@ -50,7 +50,7 @@ def script_event(script: str, callback: Any = None) -> Event:
 
 
 @dataclass(frozen=True)
-class Shown:
+class ViewUpdate:
     """What a flush shows in the tab besides the texts (the tab's `show` writes it into its state)."""
 
     thread: Thread
@@ -62,7 +62,7 @@ class Shown:
     suggestions: list[str] | None  # what the agent proposed to ask next (None: nothing new)
 
 
-Show = Callable[[Shown], Awaitable[None]]
+Show = Callable[[ViewUpdate], Awaitable[None]]
 
 
 @dataclass
@@ -77,7 +77,7 @@ class _Stream:
 
 
 class Outgoing:
-    """Buffers what a drive shows and sends it to the tab; a subclass says what is shown (`_shown`)."""
+    """Buffers what a turn shows and sends it to the tab; a subclass says what is shown (`_shown`)."""
 
     def __init__(
         self, show: Show, thread: Thread, conversation: Conversation, *, scrubber: Scrubber, interval: float = MIN_INTERVAL
@@ -88,7 +88,7 @@ class Outgoing:
         self._scrubber = scrubber
         self._interval = interval
         self._streams: dict[str, _Stream] = {}
-        self._seqs = conversation.seqs  # tid -> the last piece (or whole text) sent, counted across drives
+        self._seqs = conversation.seqs  # tid -> the last piece (or whole text) sent, counted across turns
         self._wholes: dict[str, str] = {}  # tid -> whole text to hand over at the next flush
         self._items_dirty = False
         self._items_can_wait = False  # the pending item changes may wait for text (a reply started, no words yet)
@@ -102,11 +102,11 @@ class Outgoing:
         self._timer: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
-        self.pieces_sent = 0  # pieces of text sent so far: the drive keeps its thread when they grew
+        self.pieces_sent = 0  # pieces of text sent so far: the turn keeps its thread when they grew
 
     # What the subclass tells
 
-    def _shown(self, items_changed: bool) -> Shown:
+    def _shown(self, items_changed: bool) -> ViewUpdate:
         """What the tab shows now besides the texts (its items only when they changed)."""
         raise NotImplementedError
 
@@ -165,7 +165,7 @@ class Outgoing:
     # What a tab that missed pieces asks for
 
     def text_so_far(self, tid: str) -> tuple[int, str] | None:
-        """A text this drive is writing, as far as it was sent (None if it writes no such text)."""
+        """A text this turn is writing, as far as it was sent (None if it writes no such text)."""
         stream = self._streams.get(tid)
         if stream is None:
             return None
@@ -174,7 +174,7 @@ class Outgoing:
     # Sending
 
     async def outbox(self) -> AsyncIterator[Any]:
-        """The browser events this drive sends (a background event handler yields them)."""
+        """The browser events this turn sends (a background event handler yields them)."""
         while True:
             event = await self._outbox.get()
             try:
@@ -185,7 +185,7 @@ class Outgoing:
                 self._outbox.task_done()
 
     def send_event(self, event: Any) -> None:
-        """Send a browser event through this drive's handler (after what is already queued)."""
+        """Send a browser event through this turn's handler (after what is already queued)."""
         self._outbox.put_nowait(event)
 
     async def commit(self) -> None:
@@ -201,7 +201,7 @@ class Outgoing:
         self._schedule()
 
     async def close(self) -> None:
-        """The drive is over: send what is left, then end the outbox."""
+        """The turn is over: send what is left, then end the outbox."""
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -1,7 +1,7 @@
 """Loop events into what the person sees: each event changes the view's buffers (`_outgoing`), which go to the tab at
 a bounded pace; the agent's state goes to the app's bound Reflex states (`_agent_state`).
 
-A drive's sink is made with the tab's `show` (where a flush writes what the tab shows besides its
+A turn's sink is made with the tab's `show` (where a flush writes what the tab shows besides its
 texts) and the conversation's view; the run loop emits its events into `emit`, which never blocks.
 """
 
@@ -54,7 +54,7 @@ from ..view import (
 )
 from ._agent_state import Accepted, AgentStateMirror
 from ._dev_console import DevConsole
-from ._outgoing import MIN_INTERVAL, Outgoing, Show, Shown
+from ._outgoing import MIN_INTERVAL, Outgoing, Show, ViewUpdate
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
@@ -63,7 +63,7 @@ _ACTIVITY_EVENTS = (EventType.ACTIVITY_SNAPSHOT, EventType.ACTIVITY_DELTA)
 
 
 class ViewSink(Outgoing):
-    """Turns a drive's loop events into what its tab shows."""
+    """Makes the events of a turn's loop into what its tab shows."""
 
     def __init__(
         self,
@@ -304,7 +304,7 @@ class ViewSink(Outgoing):
     # The dev console (when the app turns it on)
 
     def hooks(self, base: Hooks) -> Hooks:
-        """The hooks of this drive's loop: the app's, and the dev console's when it is on."""
+        """The hooks of this turn's loop: the app's, and the dev console's when it is on."""
         return self.dev.hooks(base)
 
     @property
@@ -314,10 +314,10 @@ class ViewSink(Outgoing):
 
     # What a flush shows
 
-    def _shown(self, items_changed: bool) -> Shown:
+    def _shown(self, items_changed: bool) -> ViewUpdate:
         items = self.conversation.items(self.thread, self.marks) if items_changed else None
         suggestions = self._suggestions if not self._running else None
-        return Shown(self.thread, self.conversation, items, self._status, self._running, self._shared_values, suggestions)
+        return ViewUpdate(self.thread, self.conversation, items, self._status, self._running, self._shared_values, suggestions)
 
     def _more_news(self) -> bool:
         return bool(self._shared_values)
@@ -326,7 +326,7 @@ class ViewSink(Outgoing):
         self._shared_values = {}
 
     def finish(self) -> None:
-        """The drive is over, however it ended: nothing streams or runs any more."""
+        """The turn is over, however it ended: nothing streams or runs any more."""
         self._agent_since = None
         self._running = False
         self._set_status("")
@@ -339,7 +339,7 @@ class ViewSink(Outgoing):
         self._items_changed()
 
     async def close(self) -> None:
-        """The drive is over: send what is left, then end the outbox."""
+        """The turn is over: send what is left, then end the outbox."""
         self._stop_ticker()
         await super().close()
 

@@ -1,9 +1,9 @@
-"""Where a turn runs (the fourth layer of the Reflex binding): the drive of a tab's thread in this process, or on
-another worker over Redis; keeping the thread in the store; what a drive's tools reach of the tab. The person's
+"""Where a turn runs (the fourth layer of the Reflex binding): the turn of a tab's thread in this process, or on
+another worker over Redis; keeping the thread in the store; what a turn's tools reach of the tab. The person's
 tab is reached only through a `Tab` (`_tab.py`), which the top layer implements."""
 
-from . import _drives as drives
 from . import _remote as remote
+from . import _thread_runs as thread_runs
 from ._browser_answers import deliver as deliver_browser_answer
 from ._browser_answers import without_browser
 from ._cluster import cluster, worker
@@ -21,11 +21,11 @@ __all__ = [
     "cluster",
     "cut_off",
     "deliver_browser_answer",
-    "drives",
     "load",
     "page_context",
     "remote",
     "resumed",
+    "thread_runs",
     "without_browser",
     "work",
     "worker",

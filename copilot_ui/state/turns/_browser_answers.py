@@ -1,4 +1,4 @@
-"""How a browser tool's script reaches the tab of the drive that made the call, and how its answer comes back.
+"""How a browser tool's script reaches the tab of the turn that made the call, and how its answer comes back.
 
 The script is wrapped so that it always answers (its value, or the error it threw) under a one-time
 key; the answer comes back through the tab's answer event, and counts only from the tab the script
@@ -13,29 +13,28 @@ import json
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from ..declarations import BrowserToolError
-from ..declarations._browser import NoBrowser
+from ...errors import BrowserToolError, NoBrowser
 from ..sink import script_event
 
 if TYPE_CHECKING:
-    from ._drives import Drive
+    from ._thread_runs import ThreadRun
 
 _PENDING: dict[str, tuple[str, asyncio.Future[Any]]] = {}  # one-time key -> (tab token, its answer)
 
 
-class DrivePage:
-    """The tab of a drive, as a browser tool reaches it (`declarations.current_page` while the drive runs)."""
+class ThreadRunPage:
+    """The tab of a turn, as a browser tool reaches it (`declarations.current_page` while the turn runs)."""
 
-    def __init__(self, drive: Drive) -> None:
-        self._drive = drive
+    def __init__(self, thread_run: ThreadRun) -> None:
+        self._thread_run = thread_run
 
     async def run_script(self, script: str, arguments: dict[str, Any], seconds: float) -> Any:
-        drive = self._drive
+        thread_run = self._thread_run
         key = secrets.token_urlsafe(12)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        _PENDING[key] = (drive.tab.token, answer)
+        _PENDING[key] = (thread_run.tab.token, answer)
         try:
-            drive.sink.send_event(script_event(_wrapped(script, arguments, key), callback=drive.tab.browser_answer))
+            thread_run.sink.send_event(script_event(_wrapped(script, arguments, key), callback=thread_run.tab.browser_answer))
             try:
                 async with asyncio.timeout(seconds):
                     reply = await answer

@@ -1,11 +1,11 @@
 """Several workers: a click handled by one reaches the run of a thread that another worker drives.
 
 With Reflex's Redis state manager (REDIS_URL) an app runs several backend workers, and a person's
-clicks land on whichever holds their tab's connection. Each drive is noted in Redis under its
-thread (`copilot_ui:drive:<thread>` = the worker, kept alive by a heartbeat, gone when the drive
+clicks land on whichever holds their tab's connection. Each turn is noted in Redis under its
+thread (`copilot_ui:drive:<thread>` = the worker, kept alive by a heartbeat, gone when the turn
 ends or its worker dies). A Stop, a decision, a queued message or a request for texts that finds
-no local drive looks that note up and is published to the worker named there, which acts on its
-drive as if the click had come to it. Browser tools' answers go to every worker; the one waiting
+no local turn looks that note up and is published to the worker named there, which acts on its
+turn as if the click had come to it. Browser tools' answers go to every worker; the one waiting
 takes it. Without Redis there is one worker, and nothing here runs.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 
 logger = logging.getLogger("copilot_ui.state")
 
-LEASE_MS = 15_000  # a drive's note lives this long unless its worker renews it
+LEASE_MS = 15_000  # a turn's note lives this long unless its worker renews it
 RENEW_EVERY = 5.0
 _DRIVE = "copilot_ui:drive:"
 _INBOX = "copilot_ui:worker:"
@@ -68,7 +68,7 @@ class Cluster:
         return bool(taken)
 
     async def release(self, thread_id: str) -> None:
-        """The drive is over: the note goes (if it is still this worker's)."""
+        """The turn is over: the note goes (if it is still this worker's)."""
         lease = self._leases.pop(thread_id, None)
         if lease is not None:
             lease.cancel()

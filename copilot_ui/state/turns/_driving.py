@@ -1,9 +1,9 @@
-"""Driving a tab's thread: start its one drive, or hand a request to the drive already running, and see it through.
+"""Working a tab's thread: start its one turn, or hand a request to the turn already running, and see it through.
 
-A request (a message, a decision, Retry) reaches the drive of the tab's thread: the running one
+A request (a message, a decision, Retry) reaches the turn of the tab's thread: the running one
 (a message is queued on it, a decision recorded and acted on), or a new one claimed in the same
-short locked block of the tab that found none (`_drives`), so that two clicks never start two
-drives. The drive runs the loop in a task of its own; the background event that started it yields
+short locked block of the tab that found none (`_thread_runs`), so that two clicks never start two
+turns. The turn runs the loop in a task of its own; the background event that started it yields
 what its sink sends to the browser until it is over, then the thread is saved and released. The
 tab is reached only through its `Tab` (`_tab.py`).
 """
@@ -25,21 +25,21 @@ from ...store import ThreadStore
 from ..declarations import SharedStates, attachment_bytes_for, copilot, current_page
 from ..sink import ViewSink, script_event
 from ..view import Conversation
-from . import _drives as drives
 from . import _remote as remote
-from ._browser_answers import DrivePage
+from . import _thread_runs as thread_runs
+from ._browser_answers import ThreadRunPage
 from ._keeping import KEPT_EVERY, Keeper, writes_land
 from ._session_states import SessionStates
 from ._tab import Refused, Tab
 
 logger = logging.getLogger("copilot_ui.state")
 
-Work = Callable[[drives.Drive], Awaitable[Any]]
-Join = Callable[[drives.Drive], bool]
-Record = Callable[[Thread, Conversation, "drives.Drive | None"], bool]
-RemoteRequest = Callable[[Thread, Conversation], Awaitable[bool]]  # True: the drive on the other worker took it
+Work = Callable[[thread_runs.ThreadRun], Awaitable[Any]]
+Join = Callable[[thread_runs.ThreadRun], bool]
+Record = Callable[[Thread, Conversation, "thread_runs.ThreadRun | None"], bool]
+RemoteRequest = Callable[[Thread, Conversation], Awaitable[bool]]  # True: the turn on the other worker took it
 FAILED = "Something went wrong in the copilot; the server log has the details."
-WAIT_ELSEWHERE = 20.0  # seconds a request nobody took waits for the other worker's drive to be over, before asking anew
+WAIT_ELSEWHERE = 20.0  # seconds a request nobody took waits for the other worker's turn to be over, before asking anew
 
 
 async def work(
@@ -51,34 +51,34 @@ async def work(
     remote_request: RemoteRequest | None = None,
     agent_id: str = "",
 ) -> AsyncIterator[Any]:
-    """Start the drive of the tab's thread doing `job`, or hand the request to the drive already running.
+    """Start the turn of the tab's thread doing `job`, or hand the request to the turn already running.
 
-    `join` puts a message on a running drive (False: it is winding down, so wait and start anew);
-    `record` takes a decision (True: a new drive must act on it); `remote_request` hands the
-    request to a drive of the thread on another worker (False: none took it; once no other
+    `join` puts a message on a running turn (False: it is winding down, so wait and start anew);
+    `record` takes a decision (True: a new turn must act on it); `remote_request` hands the
+    request to a turn of the thread on another worker (False: none took it; once no other
     worker drives the thread, the request is acted on here); `agent_id` is the agent a new
     conversation asks for.
     """
-    drive, refused = None, ""
+    thread_run, refused = None, ""
     waiting: Awaitable[Any] | None
     store = await copilot.open_store()  # (before the lock: it may wait for the database, the tab's clicks need not)
     for _ in range(20):
         async with tab.locked():
-            owner = await tab.owner()  # (it may await: before the look for a drive and the claim, which must not)
+            owner = await tab.owner()  # (it may await: before the look for a turn and the claim, which must not)
             thread, conversation = await tab.conversation(owner)
             elsewhere = await remote.driven_elsewhere(thread.id)  # (the tab stays locked: no click of its slips in)
             if elsewhere and (remote_request is None or await remote_request(thread, conversation)):
                 return
-            # (Driven elsewhere, and nobody took the request: that drive just ended, or its worker died. The request
+            # (Driven elsewhere, and nobody took the request: that turn just ended, or its worker died. The request
             # waits for it to be over, a dead worker's claim lapsing within the lease, and is then acted on here.)
-            running = drives.running(thread.id) if not elsewhere else None
-            waiting = drives.closing(thread.id) if not elsewhere else remote.over_elsewhere(thread.id, WAIT_ELSEWHERE)
+            running = thread_runs.running(thread.id) if not elsewhere else None
+            waiting = thread_runs.closing(thread.id) if not elsewhere else remote.over_elsewhere(thread.id, WAIT_ELSEWHERE)
             if running is not None:
                 if record is not None:
                     record(thread, conversation, running)
                     if running.loop.accepting(running.thread):
                         return
-                    record = None  # taken, but the drive is winding down: the next drive acts on it
+                    record = None  # taken, but the turn is winding down: the next turn acts on it
                 elif join is None or join(running):
                     return
                 waiting = running.closed
@@ -89,25 +89,27 @@ async def work(
                 if isinstance(agent, Refused):
                     refused = agent.script
                 elif await remote.claim(thread):
-                    drive = begin(tab, thread, conversation, owner, agent, store)
-                    if drive is None:
+                    thread_run = begin(tab, thread, conversation, owner, agent, store)
+                    if thread_run is None:
                         await remote.release(thread.id)
                     else:  # (in this block: the claim and "Running" reach the tab in one change)
-                        await tab.say_running(True, copilot.labels.thinking, drive.sink.dev_tid if copilot.dev_console else "")
+                        await tab.say_running(
+                            True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else ""
+                        )
         if waiting is None:
             break
-        await waiting  # the drive before writes the thread back first (here, or in the store on another worker)
+        await waiting  # the turn before writes the thread back first (here, or in the store on another worker)
     if refused:
         yield script_event(refused)
-    if drive is not None:
-        async for event in run(tab, drive, job):
+    if thread_run is not None:
+        async for event in run(tab, thread_run, job):
             yield event
 
 
 def begin(
     tab: Tab, thread: Thread, conversation: Conversation, owner: str, agent_id: str, store: ThreadStore | None
-) -> drives.Drive | None:
-    """Claim the thread and set up its drive (synchronous: nothing can start in between), kept in `store`."""
+) -> thread_runs.ThreadRun | None:
+    """Claim the thread and set up its turn (synchronous: nothing can start in between), kept in `store`."""
     shared = SharedStates(copilot.agent_states_of(agent_id))
     sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
     keeper = Keeper(store, owner, agent_id) if store is not None else None
@@ -139,94 +141,94 @@ def begin(
     )
     if keeper is not None:
         _kept_at_exit()
-    return drives.begin(thread, loop, sink, tab, keeper)
+    return thread_runs.begin(thread, loop, sink, tab, keeper)
 
 
-async def run(tab: Tab, drive: drives.Drive, job: Work) -> AsyncIterator[Any]:
-    """Run the drive in a task of its own (the tab already says it runs); yield what its sink sends to the browser
+async def run(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> AsyncIterator[Any]:
+    """Run the turn in a task of its own (the tab already says it runs); yield what its sink sends to the browser
     until it is over."""
-    task = asyncio.create_task(_drive(tab, drive, job))
+    task = asyncio.create_task(_run_turn(tab, thread_run, job))
     try:
-        async for event in drive.sink.outbox():
+        async for event in thread_run.sink.outbox():
             # Not to a closed tab (Reflex logs each), nor once the server was asked to stop (so what shows is what's kept).
             if tab.connected() and not _stop_signalled:
                 yield event
-        await task  # what the drive does after its last event for the browser: keeping the thread
+        await task  # what the turn does after its last event for the browser: keeping the thread
     finally:
-        if not task.done():  # the event itself was cancelled (the server stops): so is the drive
+        if not task.done():  # the event itself was cancelled (the server stops): so is the turn
             task.cancel()
 
 
-async def _drive(tab: Tab, drive: drives.Drive, job: Work) -> None:
-    current_page.set(DrivePage(drive))  # browser tools this drive runs (in tasks of this one) reach its tab
-    keeping = asyncio.ensure_future(_keep_what_it_shows(drive)) if drive.keeper is not None else None
+async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> None:
+    current_page.set(ThreadRunPage(thread_run))  # browser tools this turn runs (in tasks of this one) reach its tab
+    keeping = asyncio.ensure_future(_keep_what_it_shows(thread_run)) if thread_run.keeper is not None else None
     try:
-        await job(drive)
+        await job(thread_run)
     except asyncio.CancelledError:  # the server is going down: the conversation is kept, marked as cut off
-        drive.interrupted = True
-        if drive.keeper is not None:  # (now: the loop may stop before the end of this drive's `finally`)
-            drive.keeper.save(drive.thread, drive.sink.conversation, running=True)
+        thread_run.interrupted = True
+        if thread_run.keeper is not None:  # (now: the loop may stop before the end of this turn's `finally`)
+            thread_run.keeper.save(thread_run.thread, thread_run.sink.conversation, running=True)
         raise
     except Exception:  # a bug must not leave the copilot spinning: the person sees that it failed
         logger.exception("the copilot's run failed")
-        drive.sink.emit(ErrorOccurred(FAILED))
+        thread_run.sink.emit(ErrorOccurred(FAILED))
     finally:
         if keeping is not None:
             keeping.cancel()  # (before the last save, which then comes after its saves)
-        drives.leave(drive)
+        thread_runs.leave(thread_run)
         saved: asyncio.Future[None] | None = None
         try:
-            drive.sink.finish()
-            await drive.sink.close()
-            if drive.keeper is not None:
-                saved = drive.keeper.save(drive.thread, drive.sink.conversation, running=drive.interrupted)
+            thread_run.sink.finish()
+            await thread_run.sink.close()
+            if thread_run.keeper is not None:
+                saved = thread_run.keeper.save(thread_run.thread, thread_run.sink.conversation, running=thread_run.interrupted)
         except Exception:
             logger.exception("showing the end of a run failed")
             await _not_running(tab)
         finally:
-            drives.release(drive)  # (a load of the thread here waits for the save itself)
+            thread_runs.release(thread_run)  # (a load of the thread here waits for the save itself)
             if saved is not None:
                 await saved  # another worker reads the thread from the store once this one lets it go
-            await remote.release(drive.thread.id)
+            await remote.release(thread_run.thread.id)
 
 
-async def _keep_what_it_shows(drive: drives.Drive) -> None:
-    """While the drive runs: its thread is kept every KEPT_EVERY seconds in which it showed new text (a reply, a
+async def _keep_what_it_shows(thread_run: thread_runs.ThreadRun) -> None:
+    """While the turn runs: its thread is kept every KEPT_EVERY seconds in which it showed new text (a reply, a
     call's arguments), so that a crash or a killed worker loses at most the words of the last KEPT_EVERY."""
-    assert drive.keeper is not None
-    kept = drive.sink.pieces_sent
+    assert thread_run.keeper is not None
+    kept = thread_run.sink.pieces_sent
     while True:
         await asyncio.sleep(KEPT_EVERY)
-        if drive.sink.pieces_sent != kept:
-            kept = drive.sink.pieces_sent
-            drive.keeper.save(drive.thread, drive.sink.conversation, running=True)
+        if thread_run.sink.pieces_sent != kept:
+            kept = thread_run.sink.pieces_sent
+            thread_run.keeper.save(thread_run.thread, thread_run.sink.conversation, running=True)
 
 
-def _keep_running_drives() -> None:
-    """Keep each running drive's thread as it is now, every word shown included, its run cut off (the saves on their
+def _keep_running_turns() -> None:
+    """Keep each running turn's thread as it is now, every word shown included, its run cut off (the saves on their
     way land first)."""
     writes_land()
-    for drive in drives.running_drives():
-        if drive.keeper is not None:
-            drive.keeper.save_now(drive.thread, drive.sink.conversation)
+    for thread_run in thread_runs.all_running():
+        if thread_run.keeper is not None:
+            thread_run.keeper.save_now(thread_run.thread, thread_run.sink.conversation)
 
 
-_exit_hook_in: set[int] = set()  # the processes whose drives are kept when they exit
+_exit_hook_in: set[int] = set()  # the processes whose turns are kept when they exit
 
 
 def _kept_at_exit() -> None:
-    """Have this process keep its drives when it is asked to stop and when it exits, once per process: a server's
+    """Have this process keep its turns when it is asked to stop and when it exits, once per process: a server's
     worker process (multiprocessing, as granian's are) exits without running `atexit`, and forgets the exit hooks its
     parent made before it was forked; multiprocessing's own exit hooks run in both, and in a plain process at
     `atexit`. A worker may be killed before it exits (dev mode's reload kills it 2 s after asking), hence the signal."""
     if os.getpid() not in _exit_hook_in:
         _exit_hook_in.add(os.getpid())
-        multiprocessing.util.Finalize(None, _keep_running_drives, exitpriority=100)
+        multiprocessing.util.Finalize(None, _keep_running_turns, exitpriority=100)
         _keep_on_stop_signal(asyncio.get_running_loop())
 
 
 def _keep_on_stop_signal(loop: asyncio.AbstractEventLoop) -> None:
-    """Run `_keep_running_drives` first when the server's handler of SIGTERM or SIGINT on this loop runs (granian's
+    """Run `_keep_running_turns` first when the server's handler of SIGTERM or SIGINT on this loop runs (granian's
     and uvicorn's workers stop so); asyncio keeps a loop's handlers only in a private table, read with care."""
     handlers = getattr(loop, "_signal_handlers", None)
     if not isinstance(handlers, dict):
@@ -237,14 +239,14 @@ def _keep_on_stop_signal(loop: asyncio.AbstractEventLoop) -> None:
             loop.add_signal_handler(stop, _kept_then, server_handler)
 
 
-_stop_signalled = False  # this process was asked to stop: its drives were kept as they showed then
+_stop_signalled = False  # this process was asked to stop: its turns were kept as they showed then
 
 
 def _kept_then(server_handler: asyncio.Handle) -> None:
     global _stop_signalled
     _stop_signalled = True
     try:
-        _keep_running_drives()
+        _keep_running_turns()
     finally:
         server_handler._run()  # pyright: ignore[reportPrivateUsage]
 

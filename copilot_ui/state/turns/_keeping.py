@@ -1,6 +1,6 @@
 """Conversations kept in the app's store: saved at message boundaries, loaded for their owner, marked while they run.
 
-A save happens before each agent run (the loop's commit) and when a drive ends, never per token;
+A save happens before each agent run (the loop's commit) and when a turn ends, never per token;
 while a reply streams, every KEPT_EVERY seconds at most, so that a crash loses at most the words of
 the last KEPT_EVERY (`_driving`); and when the server stops, at once. The thread is read at once,
 on the event loop (the SQL store serializes it: a fraction of a millisecond for a short
@@ -30,7 +30,7 @@ from ._pruning import prune_now_and_then
 
 logger = logging.getLogger("copilot_ui.state")
 
-KEPT_EVERY = 1.0  # seconds: while a drive shows new text, its thread is kept at most this often
+KEPT_EVERY = 1.0  # seconds: while a turn shows new text, its thread is kept at most this often
 
 _writers: WeakKeyDictionary[ThreadStore, ThreadPoolExecutor] = WeakKeyDictionary()
 _unwritten: dict[str, asyncio.Future[None]] = {}  # thread id → its last save not written yet
@@ -38,7 +38,7 @@ _unwritten: dict[str, asyncio.Future[None]] = {}  # thread id → its last save 
 
 @dataclass
 class Keeper:
-    """Saves one thread of one owner (the drive keeps one while it runs)."""
+    """Saves one thread of one owner (the turn keeps one while it runs)."""
 
     store: ThreadStore
     owner: str
@@ -51,7 +51,7 @@ class Keeper:
 
     def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> asyncio.Future[None]:
         """Read the thread and its view now and have them written after the earlier saves; the future is done once
-        they are (a failure is logged, never raised). `running`: the drive goes on (or was cut off), so a crash
+        they are (a failure is logged, never raised). `running`: the turn goes on (or was cut off), so a crash
         shows the run that started last as cut off; else it is over."""
         self._mark(thread, conversation, running)
         writing = None
@@ -67,7 +67,7 @@ class Keeper:
         return written
 
     def save_now(self, thread: Thread, conversation: Conversation) -> None:
-        """Write the thread and its view now, in this thread, its drive cut off (the server stops: no loop is left;
+        """Write the thread and its view now, in this thread, its turn cut off (the server stops: no loop is left;
         `writes_land` first)."""
         self._mark(thread, conversation, running=True)
         try:
@@ -79,7 +79,7 @@ class Keeper:
     def _mark(thread: Thread, conversation: Conversation, running: bool) -> None:
         if not running:
             conversation.run_after = None
-        elif conversation.run_after is None:  # (cut off before its drive ran the agent: from where it stands)
+        elif conversation.run_after is None:  # (cut off before its turn ran the agent: from where it stands)
             conversation.run_after = thread.last_message_id() or ""
 
     def _write(self, write: Callable[[], ThreadSummary], thread_id: str, conversation: Conversation) -> None:

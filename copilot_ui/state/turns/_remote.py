@@ -1,4 +1,4 @@
-"""Controls for a drive on another worker (see `_cluster`): sent from the click's worker, acted on by the drive's."""
+"""Controls for a turn on another worker (see `_cluster`): sent from the click's worker, acted on by the turn's."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from ..declarations import copilot
 from ..sink import script_event
 from ..view import handover
 from . import _browser_answers as browser_answers
-from . import _drives as drives
+from . import _thread_runs as thread_runs
 from ._cluster import cluster, worker
 
 logger = logging.getLogger("copilot_ui.state")
 
-WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new drive waits for another worker's drive of the thread to end
-LOOK_EVERY = 1.0  # seconds between two looks at another worker's drive, by a tab waiting for it to be over
+WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new turn waits for another worker's turn of the thread to end
+LOOK_EVERY = 1.0  # seconds between two looks at another worker's turn, by a tab waiting for it to be over
 
 
 async def driven_elsewhere(thread_id: str) -> bool:
@@ -29,7 +29,7 @@ async def driven_elsewhere(thread_id: str) -> bool:
 
 
 async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
-    """Wait until no other worker drives the thread: its drive ended, or its worker died and the claim lapsed (at most
+    """Wait until no other worker drives the thread: its turn ended, or its worker died and the claim lapsed (at most
     LEASE_MS after the worker's last renewal: nothing else tells a dead worker from a busy one). False after `within`
     seconds of waiting."""
     deadline = asyncio.get_running_loop().time() + within
@@ -49,40 +49,40 @@ async def claim(thread: Thread) -> bool:
     while not await group.claim(thread.id):
         if asyncio.get_running_loop().time() > deadline:
             return False
-        await asyncio.sleep(0.2)  # another worker's drive is ending (or its worker died: its note expires)
+        await asyncio.sleep(0.2)  # another worker's turn is ending (or its worker died: its note expires)
     return True
 
 
 async def release(thread_id: str) -> None:
-    """This worker's drive of the thread is over."""
+    """This worker's turn of the thread is over."""
     group = cluster()
     if group is not None:
         await group.release(thread_id)
 
 
 async def stop(thread_id: str) -> bool:
-    """Stop the thread's drive on another worker."""
+    """Stop the thread's turn on another worker."""
     return await _send(thread_id, {"kind": "stop"})
 
 
 async def decide(thread_id: str, call_id: str, decision: Decision, digest: str) -> bool:
-    """A person's decision, for the thread's drive on another worker."""
+    """A person's decision, for the thread's turn on another worker."""
     return await _send(thread_id, {"kind": "decide", "call": call_id, "decision": decision_json(decision), "digest": digest})
 
 
 async def queue(thread_id: str, message_id: str, text: str, attachments: tuple[Attachment, ...] = ()) -> bool:
-    """A message the person wrote (with the files they attached), for the thread's drive on another worker."""
+    """A message the person wrote (with the files they attached), for the thread's turn on another worker."""
     files = [dataclasses.asdict(attachment) for attachment in attachments]
     return await _send(thread_id, {"kind": "queue", "id": message_id, "text": text, "files": files})
 
 
 async def texts(thread_id: str, tids: list[str]) -> bool:
-    """Texts a tab lacks, from the thread's drive on another worker."""
+    """Texts a tab lacks, from the thread's turn on another worker."""
     return await _send(thread_id, {"kind": "texts", "tids": tids})
 
 
 async def browser_answer(token: str, reply: Any) -> None:
-    """A browser tool's answer that no drive here waits for: to every worker."""
+    """A browser tool's answer that no turn here waits for: to every worker."""
     group = _listening()
     if group is not None:
         await group.tell_everyone({"kind": "browser", "token": token, "reply": reply})
@@ -101,23 +101,25 @@ def _listening() -> Any:
 
 
 async def _act(control: dict[str, Any]) -> None:
-    """A control from another worker, for a drive of this one."""
+    """A control from another worker, for a turn of this one."""
     kind = control.get("kind")
     if kind == "browser":
         browser_answers.deliver(str(control.get("token")), control.get("reply"))
         return
-    drive = drives.running(str(control.get("thread")))
-    if drive is None:
+    thread_run = thread_runs.running(str(control.get("thread")))
+    if thread_run is None:
         return
     if kind == "stop":
-        drive.loop.abort()
+        thread_run.loop.abort()
     elif kind == "decide":
         decision = decision_from_json(control["decision"])
-        drive.loop.decide(drive.thread, str(control["call"]), decision, str(control["digest"]))
+        thread_run.loop.decide(thread_run.thread, str(control["call"]), decision, str(control["digest"]))
     elif kind == "queue":
         files = tuple(Attachment(**file) for file in control.get("files") or ())
-        drive.take_message(str(control["id"]), str(control["text"]), files)
+        thread_run.take_message(str(control["id"]), str(control["text"]), files)
     elif kind == "texts":
-        script = handover(control.get("tids"), drive.thread, drive.sink.conversation, drive.sink.text_so_far, copilot.scrubber())
+        script = handover(
+            control.get("tids"), thread_run.thread, thread_run.sink.conversation, thread_run.sink.text_so_far, copilot.scrubber()
+        )
         if script:
-            drive.sink.send_event(script_event(script))
+            thread_run.sink.send_event(script_event(script))

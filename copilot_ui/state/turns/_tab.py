@@ -1,6 +1,6 @@
 """The person's tab as a turn reaches it: the one door from where turns run back to the person's state.
 
-The top layer (`state/_tab.py`) implements it on the tab's CopilotState; a drive, its sink and its
+The top layer (`state/_tab.py`) implements it on the tab's CopilotState; a turn, its sink and its
 tools use nothing else of the tab. Methods marked "locked" run inside `locked()`: one short block
 with the tab's state locked, never awaiting the network.
 """
@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...core import Thread
-from ..sink import Shown
+from ..sink import ViewUpdate
 from ..view import Conversation
 
 
 @dataclass(frozen=True)
 class Refused:
-    """The conversation cannot start a drive with the agent asked for: the tab shows why (`script` hands it the text)."""
+    """The conversation cannot start a turn with the agent asked for: the tab shows why (`script` hands it the text)."""
 
     script: str
 
@@ -26,7 +26,7 @@ class Refused:
 class Tab(Protocol):
     """A tab of the person's, for the turns of its conversation."""
 
-    token: str  # the tab's session token (where its drive's browser events go)
+    token: str  # the tab's session token (where its turn's browser events go)
     page: str  # the path of its page (what tools are available)
     browser_answer: Any  # the event a browser tool's script answers through
 
@@ -43,16 +43,16 @@ class Tab(Protocol):
         """The tab's thread and its view, as they are now (locked)."""
 
     def agent(self, asked: str, thread: Thread, conversation: Conversation) -> str | Refused:
-        """The agent a new drive of the conversation talks to (fixed now, if it had none), or why not (locked)."""
+        """The agent a new turn of the conversation talks to (fixed now, if it had none), or why not (locked)."""
 
     async def page_state(self, state_type: type) -> Any:
         """One of the page's Reflex states, live (locked)."""
 
-    async def show(self, shown: Shown) -> None:
-        """Write what a drive's sink shows into the tab's state (it locks the state itself)."""
+    async def show(self, shown: ViewUpdate) -> None:
+        """Write what a turn's sink shows into the tab's state (it locks the state itself)."""
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
-        """Say whether a drive runs for the tab, what it does now, and its dev console's text (it locks itself)."""
+        """Say whether a turn runs for the tab, what it does now, and its dev console's text (it locks itself)."""
 
     async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
         """The same, inside a block the caller has locked (locked)."""

@@ -10,7 +10,7 @@ their data in the item instead, bounded.
 
 The thread is the source of truth: the list of items is derived from its messages, plus what only
 the view knows (errors and notices, how each call ended, the arguments a call ran with when a
-person or a hook changed them, what the running drive is doing now). What the view knows is kept
+person or a hook changed them, what the running turn is doing now). What the view knows is kept
 with the thread, so that a conversation loaded from the store shows every card as it was shown,
 an app's own cards included. No Reflex here, so that it is tested and stored as plain data.
 """
@@ -49,7 +49,7 @@ class Note:
 
 @dataclass
 class LiveMarks:
-    """What a running drive knows beyond the thread: texts still streaming, calls running, messages queued."""
+    """What a running turn knows beyond the thread: texts still streaming, calls running, messages queued."""
 
     streaming: set[str] = field(default_factory=set)  # message ids whose text is being written
     arguments: set[str] = field(default_factory=set)  # call ids whose arguments are streaming

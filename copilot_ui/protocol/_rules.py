@@ -1,4 +1,4 @@
-"""The rules of an AG-UI event stream, and the error raised when a stream breaks one.
+"""The rules of an AG-UI event stream (a stream that breaks one raises copilot_ui.errors.ProtocolError).
 
 Each rule is named for what it checks. Where the ag-ui-validate conformance checker has the same
 rule, its code (AGUI###) is kept beside the name so that a person can look it up there.
@@ -95,28 +95,3 @@ class Rule(Enum):
 
     def __str__(self) -> str:
         return f"{self.slug} ({self.code})" if self.code else self.slug
-
-
-class ProtocolError(Exception):
-    """An AG-UI stream broke a rule: names the rule, the event's index and its type."""
-
-    def __init__(self, rule: Rule, detail: str, *, index: int | None = None, event_type: str | None = None) -> None:
-        self.rule = rule
-        self.detail = detail
-        self.index = index
-        self.event_type = event_type
-        self.frame: str | None = None  # the offending event as JSON, once known
-        super().__init__(self._describe())
-
-    def at(self, index: int, event_type: str | None, frame: str | None = None) -> ProtocolError:
-        """The same error, placed at an event of the stream."""
-        self.index = index
-        self.event_type = self.event_type or event_type
-        self.frame = frame if frame is not None else self.frame
-        self.args = (self._describe(),)
-        return self
-
-    def _describe(self) -> str:
-        where = "" if self.index is None else f" at event {self.index}"
-        what = f" ({self.event_type})" if self.event_type else ""
-        return f"AG-UI rule {self.rule} broken{where}{what}: {self.detail}"

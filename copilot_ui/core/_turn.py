@@ -1,4 +1,4 @@
-"""A drive: the loop working on one thread until the agent is done, a person must decide, or it stops.
+"""A turn: the loop working on one thread until the agent is done, a person must decide, or it stops.
 
     open ─── TurnStarted; then the person's new message (calls waiting for them are skipped), a tool
              they ran from a button, or the retry of a failed run; before_run hooks
@@ -12,8 +12,8 @@
 
 The next step is always derived from the thread (principle 1): calls without a result are run or
 wait for a person; when every call has its result and one wants a follow-up, the agent runs again.
-Waiting for a person is a state of the thread, so a decision resumes it in this drive, in a later
-one, or after a restart. Cancelling the task that runs a drive is a Stop: every call gets its
+Waiting for a person is a state of the thread, so a decision resumes it in this turn, in a later
+one, or after a restart. Cancelling the task that runs a turn is a Stop: every call gets its
 result, then the CancelledError goes on.
 """
 
@@ -57,8 +57,8 @@ class Press:
     call_id: str = ""  # set once the call is in the thread
 
 
-class Drive:
-    """One drive of a thread: what runs, what was prepared, what waits, and whether it stops."""
+class Turn:
+    """One turn of a thread: what runs, what was prepared, what waits, and whether it stops."""
 
     def __init__(self, loop: RunLoop, thread: Thread, *, press: Press | None = None) -> None:
         self.loop = loop
@@ -66,11 +66,11 @@ class Drive:
         self.press = press
         self.pressed: set[str] = set()  # calls a person made with a button: no approval is asked
         self.wake = asyncio.Event()  # a decision or a message arrived
-        self.accepting = True  # a message sent now is queued for this drive (else it waits and drives itself)
+        self.accepting = True  # a message sent now is queued for this turn (else it waits and starts a turn of its own)
         self.prepared: dict[str, Remembered] = {}  # preparations by call id, made once
         self.running: dict[str, asyncio.Task[None]] = {}
         self.contexts: dict[str, ToolContext] = {}
-        self.announced: set[str] = set()  # keys shown to the person in this drive
+        self.announced: set[str] = set()  # keys shown to the person in this turn
         self.cut_off: set[str] = set()  # calls of a reply that ended before they were complete
         self.aborted = False
         self.stop_reason: str | None = None
@@ -80,10 +80,10 @@ class Drive:
         self.slots = asyncio.Semaphore(limit) if limit else None
         self._closing = False
 
-    # The drive, top to bottom
+    # The turn, top to bottom
 
     async def run(self, *, message: QueuedMessage | None = None, retry: bool = False) -> TurnOutcome:
-        """Drive the thread to an outcome (opening with a new message, a pressed tool, or a retry)."""
+        """Work the thread to an outcome (opening with a new message, a pressed tool, or a retry)."""
         await self.emit(TurnStarted(self.thread.id))
         try:
             outcome = await self._open(message, retry)
@@ -96,7 +96,7 @@ class Drive:
             self._closing = True
             return await close(self, outcome)
         except asyncio.CancelledError:
-            if not self._closing:  # the task running the drive was cancelled (the server stops): stopped, then it goes on
+            if not self._closing:  # the task running the turn was cancelled (the server stops): stopped, then it goes on
                 self._closing = True
                 self.abort()
                 await close(self, TurnOutcome("cancelled", "the run was cancelled"))
@@ -149,12 +149,12 @@ class Drive:
         return TurnOutcome("waiting")
 
     def _agent_is_due(self) -> bool:
-        thread, turn = self.thread, self.thread.turn
-        if thread.queued or turn.follow_up_due or thread.interrupts or self.retrying:
+        thread, book = self.thread, self.thread.turn
+        if thread.queued or book.follow_up_due or thread.interrupts or self.retrying:
             return True
         # A person's message not yet sent to the agent (one already answered, even by an empty run, is not).
         last = thread.last_message()
-        return last is not None and last.role == "user" and last.id != turn.last_sent_message_id
+        return last is not None and last.role == "user" and last.id != book.last_sent_message_id
 
     def _queued_messages_go_now(self, outcome: TurnOutcome) -> bool:
         """An agent error or the turn limit does not lose what the person wrote meanwhile: it goes, in a new turn."""
@@ -205,14 +205,14 @@ class Drive:
             thread.remove_messages_from(messages[start].id)
         self.retrying = True
 
-    # Controls, from outside the drive
+    # Controls, from outside the turn
 
     @property
     def stopping(self) -> bool:
         return self.aborted or self.stop_reason is not None
 
     def stop(self, reason: str) -> None:
-        """End the drive after the current step (a hook, loop detection); the first reason is kept."""
+        """End the turn after the current step (a hook, loop detection); the first reason is kept."""
         if self.stop_reason is None:
             self.stop_reason = reason
         self.wake.set()
@@ -232,7 +232,7 @@ class Drive:
         self.announced.discard(call_id)
 
     def queue(self, message: QueuedMessage) -> None:
-        """A message the person sent during the drive: it goes with the next run."""
+        """A message the person sent during the turn: it goes with the next run."""
         self.thread.queued.append(message)
         self.wake.set()
 
