@@ -237,6 +237,9 @@ def test_after_a_restart_the_tab_still_takes_and_shows_files(ready: Page, tabs, 
     expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
 
 
+GRANT_RESOLUTION_MS = 1100  # a grant's expiry is in whole seconds
+
+
 def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_again(ready: Page, tabs):
     page = ready
     tabs.allowed.append(lambda text: "status of 403 (Forbidden)" in text)  # the refused upload, as the browser logs it
@@ -248,7 +251,8 @@ def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_agai
 
     page.on("request", upload_seen)
     expired = {"error": "This page may no longer attach or show files: reload it."}  # what the endpoint answers then
-    page.wait_for_timeout(1100)  # a grant names its expiry in seconds: a renewed one differs from this one
+    # A scenario's time: a grant names its expiry in whole seconds, so a renewal a second later differs from it.
+    page.wait_for_timeout(GRANT_RESOLUTION_MS)
     page.route("**/copilot/attachments?*", lambda route: route.fulfill(status=403, json=expired), times=1)
 
     page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])

@@ -419,7 +419,7 @@ def test_every_rule_the_verifier_and_chunk_expander_raise_has_a_broken_stream_he
     for module in (_verify, _chunks):
         raised |= {Rule[name] for name in re.findall(r"Rule\.([A-Z_]+)", inspect.getsource(module))}
     # SCHEMA is the verifier's guard for in-process events without a subagentRunId; ag_ui's models
-    # already refuse to build those (see test_parsing_frames for schema errors).
+    # already refuse to build those (see test_parse_frames for schema errors).
     raised.discard(Rule.SCHEMA)
     covered = {case.values[1] for case in BROKEN_STREAMS}
     assert raised <= covered, f"rules without a broken stream: {sorted(rule.slug for rule in raised - covered)}"
