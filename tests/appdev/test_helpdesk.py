@@ -11,7 +11,7 @@ import json
 
 from playwright.sync_api import Page, expect
 
-from tests.browser._person import ask, card, copilot, idle, replies
+from tests.browser._person import ServerFrames, ask, card, copilot, idle, replies
 from tests.browser.conftest import Tabs
 
 
@@ -57,7 +57,10 @@ def test_a_checklist_answer_reaches_the_question_typed_with_its_unticked_steps(t
 
 
 def test_each_agent_shares_its_own_state_with_the_page(tabs: Tabs, helpdesk_url: str):
-    page = open_helpdesk(tabs, helpdesk_url)
+    page = tabs.open(helpdesk_url)
+    server = ServerFrames(page)
+    page.goto("/")
+    expect(page.get_by_role("heading", name="Ticket #7")).to_be_visible()
     notes = page.get_by_role("textbox", name="Notes")
 
     ask(page, "set_status waiting")  # the default agent's own tool writes the ticket's state
@@ -67,8 +70,8 @@ def test_each_agent_shares_its_own_state_with_the_page(tabs: Tabs, helpdesk_url:
     expect(notes).to_have_value("")  # not the default agent's
 
     page.get_by_role("combobox", name="Agent").select_option(label="notes")
-    notes.fill("call Bob")
-    page.wait_for_timeout(500)  # the page's edit reaches its state
+    with server.carrying("call Bob"):  # the page's edit reached its state (it was debounced)
+        notes.fill("call Bob")
     ask(page, "save_note buy milk")  # the notes agent reads the page's notes and adds a line
     expect(notes).to_have_value("call Bob\nbuy milk", timeout=20_000)
     idle(page)

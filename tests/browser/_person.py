@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page, expect
+from contextlib import AbstractContextManager
+
+from playwright.sync_api import Locator, Page, WebSocket, expect
 
 TURN_TIMEOUT = 20_000  # ms: a turn of the demo model, on a busy two-core machine
 
@@ -21,6 +23,20 @@ def hydrated(page: Page) -> None:
     """Wait until the page's state has come from the server (React has taken over the served HTML, which a test may
     now change, and an input's changes reach the server)."""
     expect(page.locator('.cui-panel[data-hydrated="true"]').first).to_be_attached()
+
+
+class ServerFrames:
+    """The frames the server sends a tab, watched from before the page opens: a change the page made has reached the
+    server's state once the frame carrying it back has come (the state's new value)."""
+
+    def __init__(self, page: Page) -> None:
+        self._sockets: list[WebSocket] = []
+        page.on("websocket", lambda socket: self._sockets.append(socket))
+
+    def carrying(self, text: str) -> AbstractContextManager[object]:
+        """Wait, at the end of the `with` block, for a frame from the server that carries `text`."""
+        socket = next(each for each in reversed(self._sockets) if "/_event" in each.url)
+        return socket.expect_event("framereceived", lambda frame: text in (frame if isinstance(frame, str) else frame.decode()))
 
 
 def idle(page: Page, timeout: float = TURN_TIMEOUT) -> None:

@@ -122,9 +122,12 @@ def test_the_document_grows_as_the_agent_writes_it_and_goes_back_when_the_person
     shown = written_while_watched(page, hostile)
 
     growing = [text for text in shown if text not in (MY_DRAFT, "")]
-    assert len(growing) >= 8, shown  # word after word, as the server wrote them (16 words, 0.2 s apart)
     assert all(STORY.startswith(text) for text in growing), shown
+    assert [len(text) for text in growing] == sorted({len(text) for text in growing}), shown  # it only ever grew
     assert growing[-1] == STORY
+    # In several steps as the server wrote it (16 words, 0.2 s apart); a busy machine sends several words in one
+    # update (the sink's bounded pace), so the count of steps is a floor, not one per word.
+    assert len(growing) >= 3, shown
     assert page.get_by_role("textbox", name="Edit the document").input_value() == STORY
 
     copilot(page).get_by_role("region", name="Confirm Changes").get_by_role("button", name="Reject").click()

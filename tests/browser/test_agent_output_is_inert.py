@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from tests.hostile_agent import HostileAgent
 
 from ._crafted import CraftedEvents
-from ._person import ask, card, copilot, dialog, idle
+from ._person import ask, card, copilot, dialog, hydrated, idle
 
 
 class ForeignHost:
@@ -89,8 +89,27 @@ CHECK_PAGE = """() => ({
 })"""
 
 
+# An image the page asks for once the agent's markup is shown, then two frames drawn: any image, frame or refresh
+# the markup asked for was asked for before it, and any handler it set off has run (the page's policy blocks the
+# markup's own kinds of probe, so the probe is the page's own script).
+SETTLED = """async () => {
+  const image = new Image();
+  await new Promise((loaded, failed) => {
+    image.onload = loaded;
+    image.onerror = failed;
+    image.src = `/favicon.ico?settled=${performance.now()}`;
+  });
+  await new Promise(drawn => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+}"""
+
+
+def settled(page: Page) -> None:
+    """Wait until what the agent's markup could have set off has had its chance (an image asked for after it came)."""
+    page.evaluate(SETTLED)
+
+
 def assert_inert(page: Page, foreign: ForeignHost, start_url: str) -> None:
-    page.wait_for_timeout(500)  # anything that would act has had its chance
+    settled(page)
     seen = page.evaluate(CHECK_PAGE)
     assert seen["pwned"] is None, f"a script ran: {seen['pwned']}"
     assert seen["url"] == start_url and seen["base"] == start_url
@@ -151,21 +170,30 @@ def test_a_markdown_image_from_another_host_is_a_link_and_is_never_fetched(hosti
     expect(reply.get_by_role("link", name="the chart")).to_have_attribute("href", f"{foreign.origin}/chart.png?user=ada")
     expect(reply.get_by_role("link", name="docs")).to_have_attribute("target", "_blank")
     expect(reply.locator("img")).to_have_count(0)
-    hostile_page.wait_for_timeout(300)
+    settled(hostile_page)
     assert foreign.requests == []
+
+
+CLICKS = """window.__clicks = [];
+document.addEventListener('click', e => window.__clicks.push(e.target.textContent), true);"""  # every click, a script's too
 
 
 def test_a_script_in_the_arguments_cannot_approve_the_call(hostile_page: Page, hostile: HostileAgent):
     clicker = (
         "<img src=x onerror=\"document.querySelectorAll('button').forEach(b => b.textContent.includes('Approve') && b.click())\">"
     )
+    hostile_page.add_init_script(CLICKS)
     hostile_page.goto("/")
     ask(hostile_page, "!tool slow_approval " + json.dumps({"note": "clicker " + clicker}))
     expect(dialog(hostile_page)).to_be_visible(timeout=20_000)
     expect(dialog(hostile_page)).to_contain_text("<img src=x onerror=")
-    hostile_page.wait_for_timeout(1500)
+    settled(hostile_page)  # the clicker's handler, had it been markup, has run: it clicks at once
+    assert hostile_page.evaluate("window.__clicks") == [], "something clicked a button"
     expect(card(hostile_page, "slow_approval")).to_have_attribute("data-status", "awaiting_approval")
     assert not any(run.run_input and run.run_input.messages[-1].role == "tool" for run in hostile.requests[-1:])
+
+
+CLICK_PACE_MS = 150  # a person's pace: clicks spread over the time the text arrives, not the timing of a check
 
 
 def test_a_one_megabyte_line_never_blocks_the_page(hostile_page: Page):
@@ -178,7 +206,7 @@ def test_a_one_megabyte_line_never_blocks_the_page(hostile_page: Page):
     ask(hostile_page, "!big 1000000")
     for _ in range(8):  # clicks while it arrives
         box.click()
-        hostile_page.wait_for_timeout(150)
+        hostile_page.wait_for_timeout(CLICK_PACE_MS)
     idle(hostile_page, timeout=60_000)
     reply = hostile_page.locator('[data-kind="assistant"]')
     expect(reply.get_by_role("button", name="Show all")).to_be_visible()
@@ -192,7 +220,7 @@ def test_a_one_megabyte_line_never_blocks_the_page(hostile_page: Page):
     box = hostile_page.get_by_role("textbox", name="Ask the copilot")
     for _ in range(4):  # and after a reload, which hands the whole text over again
         box.click()
-        hostile_page.wait_for_timeout(100)
+        hostile_page.wait_for_timeout(CLICK_PACE_MS)
     latencies = hostile_page.evaluate("window.__latency")
     assert len(latencies) >= 4 and max(latencies) < 200, f"clicks waited {max(latencies):.0f} ms: {latencies}"
     expect(box).to_be_focused()
@@ -201,7 +229,7 @@ def test_a_one_megabyte_line_never_blocks_the_page(hostile_page: Page):
 def test_a_message_naming_an_unknown_agent_is_refused_and_the_copilot_stays_usable(hostile_page: Page):
     crafted = CraftedEvents(hostile_page)
     hostile_page.goto("/")
-    hostile_page.wait_for_timeout(500)
+    hydrated(hostile_page)  # connected: the crafted event goes on the tab's connection
     crafted.send("send", {"form": {"message": "!reply hello", "agent": "admin"}})
     expect(copilot(hostile_page).locator('[data-kind="error"]')).to_contain_text("There is no agent 'admin' here", timeout=10_000)
     expect(hostile_page.get_by_role("button", name="Send")).to_be_visible()

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.attachment_files import ORDERS_CSV, png
 
-from ._person import TURN_TIMEOUT, ask, copilot, idle, replies
+from ._person import TURN_TIMEOUT, ServerFrames, ask, copilot, idle, replies
 from .test_accessibility import axe_source, violations  # noqa: F401 - axe_source is a fixture
 from .test_conversations_list import conversations
 
@@ -67,11 +67,16 @@ def image_shown(page: Page, name: str) -> None:
     page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
 
 
-@pytest.fixture
-def ready(page: Page) -> Page:
+def ready_to_attach(page: Page) -> Page:
+    """The page opened, its copilot able to take files."""
     page.goto("/")
     expect(page.get_by_role("button", name="Attach files")).to_be_visible(timeout=TURN_TIMEOUT)
     return page
+
+
+@pytest.fixture
+def ready(page: Page) -> Page:
+    return ready_to_attach(page)
 
 
 def test_a_pasted_image_reaches_the_agent_and_stays_in_the_message(ready: Page):
@@ -237,8 +242,12 @@ def test_after_a_restart_the_tab_still_takes_and_shows_files(ready: Page, tabs, 
     expect(replies(page).last).to_have_text("I got a CSV file, orders.csv, 3 rows.", timeout=TURN_TIMEOUT)
 
 
-def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_again(ready: Page, tabs):
-    page = ready
+GRANT_RESOLUTION_MS = 1100  # a grant's expiry is in whole seconds
+
+
+def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_again(page: Page, tabs):
+    server = ServerFrames(page)
+    ready_to_attach(page)
     tabs.allowed.append(lambda text: "status of 403 (Forbidden)" in text)  # the refused upload, as the browser logs it
     grants: list[str] = []
 
@@ -248,16 +257,16 @@ def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_agai
 
     page.on("request", upload_seen)
     expired = {"error": "This page may no longer attach or show files: reload it."}  # what the endpoint answers then
-    page.wait_for_timeout(1100)  # a grant names its expiry in seconds: a renewed one differs from this one
+    # A scenario's time: a grant names its expiry in whole seconds, so a renewal a second later differs from it.
+    page.wait_for_timeout(GRANT_RESOLUTION_MS)
     page.route("**/copilot/attachments?*", lambda route: route.fulfill(status=403, json=expired), times=1)
 
-    page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
-
-    expect(page.locator(".cui-composer").get_by_role("alert")).to_have_text(
-        "orders.csv was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again."
-    )
-    expect(page.locator(".cui-attach-file")).to_have_count(0)
-    page.wait_for_timeout(1000)  # the renewal's round trip (nothing on the page shows a grant)
+    with server.carrying('grant_rx_state_":"'):  # the renewed grant came (nothing on the page shows it)
+        page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
+        expect(page.locator(".cui-composer").get_by_role("alert")).to_have_text(
+            "orders.csv was not uploaded: this page's permission to attach files had run out and is renewed now. Attach it again."
+        )
+        expect(page.locator(".cui-attach-file")).to_have_count(0)
     page.evaluate(DROP, [".cui-panel", [encoded("orders.csv", "text/csv", ORDERS_CSV)]])
     attached(page, "orders.csv")
     assert len(grants) == 2 and grants[0] != grants[1]  # the second went up under the renewed grant

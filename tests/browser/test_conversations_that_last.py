@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from .._sqlite_lock import write_lock_held
 from ._crafted import COPILOT_STATE, CraftedEvents
-from ._person import ask, card, copilot, dialog, idle, order_status, replies
+from ._person import ask, card, copilot, dialog, hydrated, idle, order_status, replies
 from .conftest import Tabs, _served
 
 THREADS_STATE = "reflex___state____state.copilot_ui___state____threads____threads_state"
@@ -137,7 +137,7 @@ def test_another_owner_cannot_list_open_change_or_delete_a_conversation(tabs: Ta
     mallory = tabs.open(app_url)  # another browser: another owner
     crafted = CraftedEvents(mallory)
     mallory.goto("/")
-    mallory.wait_for_timeout(500)
+    hydrated(mallory)  # connected: the crafted events go on the tab's connection
     expect(entry(conversations(mallory), "what is our revenue this month?")).to_have_count(0)
     mallory.keyboard.press("Escape")
     crafted.send("select", {"thread_id": secret_thread}, state=THREADS_STATE)
@@ -145,8 +145,13 @@ def test_another_owner_cannot_list_open_change_or_delete_a_conversation(tabs: Ta
     crafted.send("delete", {"thread_id": secret_thread}, state=THREADS_STATE)
     crafted.send("setvar", {"var_name": "thread_id", "value": secret_thread}, state=COPILOT_STATE)
     crafted.send("open", {"page_agent": "default"}, state=COPILOT_STATE)
-    mallory.wait_for_timeout(1500)
+    ask(mallory, "switch to dark mode")  # a later turn on the same connection and store: the crafted events came before
+    expect(replies(mallory).last).to_contain_text("The dashboard now shows the dark theme.", timeout=20_000)
+    idle(mallory)
     expect(copilot(mallory)).not_to_contain_text("revenue")
+    expect(mallory.locator('[data-kind="user"]')).to_have_text(["switch to dark mode"])
+    mallory.keyboard.press("Escape")
+    expect(conversations(mallory).locator(".cui-thread-open")).to_have_count(1)  # its own conversation, no other
 
     alice.reload()
     expect(replies(alice).last).to_have_text("Revenue this month is $48,210 (+12% vs last month).")
@@ -189,14 +194,19 @@ def test_a_conversation_deleted_while_its_last_reply_waits_for_the_database_stay
         listed = conversations(page)
         listed.get_by_role("button", name="Delete hello").click()
         listed.get_by_role("alert").get_by_role("button", name="Delete").click()
-        time.sleep(1)  # the deletion is on its way too, behind the reply's writes
+        # The server took the deletion (it closes the question first), which now waits behind the reply's writes
+        expect(listed.get_by_role("alert")).to_have_count(0)
     expect(entry(listed, "hello")).to_have_count(0, timeout=10_000)
     expect(copilot(page).locator('[data-kind="user"]')).to_have_count(0)  # the tab moved to a new conversation
-    time.sleep(1)  # a write that came after the deletion would have landed by now
+    page.keyboard.press("Escape")
+    ask(page, "show orders from Paris")  # a later conversation's writes: one of the deleted's would have come before
+    idle(page)
+    _until_stored(database, thread_id(page))
     assert not _is_stored(database, deleted)
     page.reload()
-    conversations(page)
-    expect(page.get_by_text("No conversations yet.")).to_be_visible()
+    listed = conversations(page)
+    expect(listed.locator(".cui-thread-open")).to_have_count(1)
+    expect(entry(listed, "show orders from Paris")).to_be_visible()  # the later one only: "hello" stays deleted
 
 
 def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_freeze_the_other_tabs(
@@ -212,7 +222,7 @@ def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_fre
         box = writer.get_by_role("textbox", name="Ask the copilot")
         box.fill("what is our revenue this month?")
         box.press("Enter")
-        time.sleep(1)  # the message reached the server and waits for the store
+        expect(writer.locator('[data-kind="user"]')).to_have_count(1)  # the message reached the server (it waits for the store)
         # Before: the message waited for the store on the event loop, and every tab of the worker with it
         bystander.get_by_role("button", name="Toggle theme").click()
         expect(bystander.locator("#theme-label")).to_have_text("Theme: dark", timeout=3_000)

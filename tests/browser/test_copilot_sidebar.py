@@ -156,8 +156,11 @@ def test_stop_ends_the_reply_where_it_was(page: Page):
     reply = page.locator('[data-kind="assistant"]')
     expect(reply).to_contain_text("demo copilot")
     expect(reply).not_to_contain_text("Connect a real model")  # the rest never came
-    page.wait_for_timeout(500)
-    expect(reply).not_to_contain_text("Connect a real model")
+
+    ask(page, "hello")  # a later turn, as long as the whole first reply: the first's rest would have come before its end
+    expect(reply.nth(1)).to_contain_text("Connect a real model", timeout=20_000)
+    expect(reply.first).to_contain_text("demo copilot")
+    expect(reply.first).not_to_contain_text("Connect a real model")
 
 
 def test_a_reload_while_the_reply_streams_loses_nothing(page: Page):
@@ -195,12 +198,15 @@ def test_a_new_conversation_during_a_reply_leaves_the_old_reply_behind(page: Pag
 
     conversation = page.get_by_role("log", name="Conversation")
     expect(conversation).to_contain_text("Ask about the page")
-    page.wait_for_timeout(1500)  # longer than the rest of the old reply would take
     expect(conversation.locator("[data-kind]")).to_have_count(0)
 
+    ask(page, "hello")  # a turn as long as the whole old reply: the old reply's rest would have come before its end
+    whole = replies(page).filter(has_text="Connect a real model")
+    expect(whole).to_have_count(1, timeout=20_000)
     ask(page, "switch to dark mode")
     expect(page.get_by_text("The dashboard now shows the dark theme.")).to_be_visible(timeout=20_000)
-    expect(page.locator('[data-kind="user"]')).to_have_text("switch to dark mode")
+    expect(page.locator('[data-kind="user"]')).to_have_text(["hello", "switch to dark mode"])
+    expect(whole).to_have_count(1)  # the new conversation's own reply: nothing of the old one came after
 
 
 def test_a_question_from_the_agent_takes_the_persons_answer_as_its_result(page: Page):

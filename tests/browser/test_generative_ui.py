@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from ._person import ask, card, copilot, dialog, idle, order_status, replies
+from ._person import ServerFrames, ask, card, copilot, dialog, idle, order_status, replies
 
 
 def orders_table(page: Page):
@@ -123,6 +123,7 @@ setInterval(() => {
 
 def test_the_report_fills_its_panel_as_the_agent_writes_and_the_next_run_starts_from_the_persons_edit(page: Page):
     page.add_init_script(REPORT_FILLING)
+    server = ServerFrames(page)
     page.goto("/")
     ask(page, "draft a weekly report")
     expect(replies(page).last).to_have_text("The weekly report draft is in the Report draft panel.", timeout=30_000)
@@ -130,8 +131,8 @@ def test_the_report_fills_its_panel_as_the_agent_writes_and_the_next_run_starts_
     expect(panel).to_have_value(re.compile(r"^Weekly report\n\nRevenue this month is \$48,210"))
     assert len(page.evaluate("window.__report")) >= 3, "the panel did not fill while the agent wrote"
 
-    panel.fill("Edited by Ada: revenue up, refunds down, Berlin ahead. The rest is for next week and beyond.")
-    page.wait_for_timeout(600)  # the edit reaches the page's state
+    with server.carrying("Edited by Ada: revenue up"):  # the edit reached the page's state (it was debounced)
+        panel.fill("Edited by Ada: revenue up, refunds down, Berlin ahead. The rest is for next week and beyond.")
     ask(page, "shorten the report")
     expect(replies(page).last).to_contain_text("It began: “Edited by Ada: revenue up, refunds down,", timeout=30_000)
     expect(panel).not_to_have_value(re.compile("The rest is for next week and beyond"), timeout=10_000)

@@ -24,10 +24,13 @@ new MutationObserver(() => {
 """
 
 
+TOOL_SECONDS = 5  # the slow tool's own length: Stop must win well before it
+
+
 def test_stop_wins_over_a_tool_that_holds_the_dashboard_state(hostile_page: Page):
     hostile_page.add_init_script(STOP_TIMING)
     hostile_page.goto("/")
-    ask(hostile_page, '!tool slow_state_tool {"seconds": 5, "note": "stopped"}')
+    ask(hostile_page, f'!tool slow_state_tool {{"seconds": {TOOL_SECONDS}, "note": "stopped"}}')
     slow = card(hostile_page, "slow_state_tool")
     expect(slow).to_have_attribute("data-status", "running", timeout=20_000)
     hostile_page.get_by_role("button", name="Toggle theme").click()  # the page answers while the tool works
@@ -38,7 +41,8 @@ def test_stop_wins_over_a_tool_that_holds_the_dashboard_state(hostile_page: Page
     timing = hostile_page.evaluate("window.__stop")
     assert timing["doneAt"] - timing["clickedAt"] < 1000, timing  # well before the tool's 5 s
     expect(hostile_page.locator('[data-kind="notice"]')).to_have_text("Stopped.")
-    hostile_page.wait_for_timeout(5500)  # past the tool's own end: it was cancelled, it changed nothing
+    # A scenario's time, not a wait for an event: a cancelled tool sends nothing that could be waited for.
+    hostile_page.wait_for_timeout((TOOL_SECONDS + 0.5) * 1000)  # past the tool's own end: it changed nothing
     expect(hostile_page.locator(".demo-main")).not_to_contain_text("From Paris")
     expect(slow.get_by_label("Result")).to_contain_text("aborted")
 
@@ -61,7 +65,7 @@ def test_a_message_written_during_a_run_shows_queued_and_comes_back_after_stop(h
 def test_a_message_written_during_a_run_that_fails_is_sent_and_answered(hostile_page: Page):
     hostile_page.goto("/")
     ask(hostile_page, "!fail-after 1500 the model is overloaded")
-    hostile_page.wait_for_timeout(300)
+    expect(hostile_page.get_by_role("button", name="Stop")).to_be_visible()  # the run is under way
     ask(hostile_page, "!reply answered after the error")
     expect(copilot(hostile_page).locator('[data-kind="error"]')).to_contain_text("the model is overloaded", timeout=20_000)
     expect(replies(hostile_page).last).to_have_text("answered after the error", timeout=20_000)

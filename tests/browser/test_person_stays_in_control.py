@@ -7,6 +7,7 @@ twice, late, for a call whose arguments changed, and of the wrong kind.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -37,7 +38,28 @@ def test_a_double_click_on_approve_runs_the_tool_once(hostile_page: Page, hostil
     assert results_of(hostile, "double") == ["double ran 1 time(s)"]
 
 
-def test_crafted_decisions_run_nothing_that_was_not_approved_as_shown(hostile_page: Page, hostile: HostileAgent):
+REFUSED = "was refused:"  # what the server logs for a decision that does not count (Thread.decide)
+
+
+def refusals_after(app: ServedApp, logged_before: int, count: int, timeout: float = 15) -> list[str]:
+    """Until the server has logged `count` refused decisions since `logged_before` (its log's size then): the event
+    that says it has taken the decisions sent and turned them down."""
+    deadline = time.monotonic() + timeout
+    while True:
+        log = app.log.read_bytes()[logged_before:].decode(errors="replace").splitlines()
+        refused = [line for line in log if REFUSED in line]
+        if len(refused) >= count or time.monotonic() > deadline:
+            assert len(refused) == count, f"{len(refused)} refusals logged, not {count}:\n" + "\n".join(refused)
+            return refused
+        time.sleep(LOG_POLL_SECONDS)
+
+
+LOG_POLL_SECONDS = 0.05  # how often the log is read while a line is awaited
+
+
+def test_crafted_decisions_run_nothing_that_was_not_approved_as_shown(
+    hostile_page: Page, hostile: HostileAgent, hostile_app: ServedApp
+):
     crafted = CraftedEvents(hostile_page)
     hostile_page.goto("/")
     ask(hostile_page, "!reply warming up")
@@ -54,16 +76,20 @@ def test_crafted_decisions_run_nothing_that_was_not_approved_as_shown(hostile_pa
     expect(waiting).to_have_attribute("data-status", "awaiting_approval", timeout=20_000)
     item = waiting.get_attribute("data-item")
     assert item == next_card, "the crafted early approval named this card's id"
+    logged_before = hostile_app.log.stat().st_size
     crafted.send("approve", {"item_id": item, "digest": "0" * 16})  # another version of the call
     crafted.send("respond", {"item_id": item, "digest": digest, "value": "yes"})  # an answer is not an approval
-    hostile_page.wait_for_timeout(1500)
+    refused = refusals_after(hostile_app, logged_before, 2)
+    assert any("another version" in line for line in refused), refused
+    assert any("does not answer a request for approval" in line for line in refused), refused
     expect(waiting).to_have_attribute("data-status", "awaiting_approval")
 
     dialog(hostile_page).get_by_role("button", name="Approve").click()  # what the person saw
     expect(waiting.get_by_label("Result")).to_have_text("crafted ran 1 time(s)", timeout=20_000)
     idle(hostile_page)
+    logged_before = hostile_app.log.stat().st_size
     crafted.send("approve", {"item_id": item, "digest": digest})  # a finished call, approved again
-    hostile_page.wait_for_timeout(2000)
+    refusals_after(hostile_app, logged_before, 1)
     expect(waiting.get_by_label("Result")).to_have_text("crafted ran 1 time(s)")
     assert results_of(hostile, "crafted") == ["crafted ran 1 time(s)"]
 

@@ -179,7 +179,8 @@ def test_stop_halts_the_text_on_screen_at_once(hostile_page: Page):
     expect(hostile_page.locator('[data-kind="live"]')).to_contain_text("lazy dog", timeout=20_000)
     hostile_page.get_by_role("button", name="Stop").click()
     expect(hostile_page.locator('[data-kind="notice"]')).to_have_text("Stopped.")
-    hostile_page.wait_for_timeout(1000)
+    ask(hostile_page, "!reply after the stop")  # a later turn on the same connection: the old reply's rest came before
+    expect(replies(hostile_page).last).to_have_text("after the stop", timeout=20_000)
     halt = hostile_page.evaluate("window.__halt")
     text = hostile_page.evaluate("window.__cuiText(document.querySelector('[data-kind=assistant] [data-tid]').dataset.tid)")
     assert len(text) < len(ASCII * 3)

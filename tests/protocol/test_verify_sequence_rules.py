@@ -419,7 +419,7 @@ def test_every_rule_the_verifier_and_chunk_expander_raise_has_a_broken_stream_he
     for module in (_verify, _chunks):
         raised |= {Rule[name] for name in re.findall(r"Rule\.([A-Z_]+)", inspect.getsource(module))}
     # SCHEMA is the verifier's guard for in-process events without a subagentRunId; ag_ui's models
-    # already refuse to build those (see test_parsing_frames for schema errors).
+    # already refuse to build those (see test_parse_frames for schema errors).
     raised.discard(Rule.SCHEMA)
     covered = {case.values[1] for case in BROKEN_STREAMS}
     assert raised <= covered, f"rules without a broken stream: {sorted(rule.slug for rule in raised - covered)}"
@@ -434,7 +434,7 @@ def test_nested_null_attribution_names_the_message_that_carries_it():
 
 
 def test_nested_messages_and_interrupts_without_a_subagent_run_id_are_accepted():
-    feed(
+    thread = feed(
         [
             run_started(),
             {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "content": "hello"}]},
@@ -446,6 +446,11 @@ def test_nested_messages_and_interrupts_without_a_subagent_run_id_are_accepted()
             },
         ]
     )
+    assert [(message.id, message.content, message.subagent_run_id) for message in thread.messages] == [("m1", "hello", None)]
+    assert thread.outcome.kind == "interrupt"
+    assert [(interrupt.id, interrupt.reason, interrupt.subagent_run_id) for interrupt in thread.interrupts] == [
+        ("int-1", "confirmation", None)
+    ]
 
 
 def test_error_names_the_rule_the_event_index_and_the_event_type():
@@ -504,14 +509,21 @@ def test_runs_may_follow_one_another_in_one_stream():
 
 
 def test_each_new_run_starts_its_tracking_afresh():
-    # The subagent id and the step name of the first run may be used again by the second.
-    one_run = [
-        subagent_started("s1"),
-        StepStartedEvent(step_name="plan"),
-        StepFinishedEvent(step_name="plan"),
-        subagent_finished("s1"),
-    ]
-    feed([*in_one_run(*one_run), *in_one_run(*one_run)])
+    # The subagent id, the step name and the message id of the first run may be used again by the second.
+    def one_run(said):
+        return [
+            subagent_started("s1"),
+            StepStartedEvent(step_name="plan"),
+            text_start("m1", subagent_run_id="s1"),
+            text_content("m1", said),
+            text_end("m1"),
+            StepFinishedEvent(step_name="plan"),
+            subagent_finished("s1"),
+        ]
+
+    thread = feed([*in_one_run(*one_run("first ")), *in_one_run(*one_run("second"))])
+    assert [message.content for message in thread.messages] == ["first second"]  # m1 opened again, as a closed id may be
+    assert thread.outcome.kind == "success"
 
 
 def test_late_run_error_after_run_finished_is_accepted():
@@ -538,27 +550,39 @@ def test_empty_text_message_is_accepted():
 
 
 def test_reasoning_span_and_its_message_may_share_an_id():
-    feed(
+    thread = feed(
         in_one_run(
             ReasoningStartEvent(message_id="r1"),
             reasoning_start("r1"),
+            ReasoningMessageContentEvent(message_id="r1", delta="weighing the options"),
             ReasoningMessageEndEvent(message_id="r1"),
             ReasoningEndEvent(message_id="r1"),
         )
     )
+    assert [(message.id, message.role, message.content) for message in thread.messages] == [
+        ("r1", "reasoning", "weighing the options")
+    ]
+    assert thread.outcome.kind == "success"
 
 
 def test_parent_and_subagent_may_each_have_a_step_of_the_same_name_open():
-    feed(
+    both_open = [
+        subagent_started("s1"),
+        StepStartedEvent(step_name="tools"),
+        StepStartedEvent(step_name="tools", subagent_run_id="s1"),
+    ]
+    thread = feed(
         in_one_run(
-            subagent_started("s1"),
-            StepStartedEvent(step_name="tools"),
-            StepStartedEvent(step_name="tools", subagent_run_id="s1"),
+            *both_open,
             StepFinishedEvent(step_name="tools"),
             StepFinishedEvent(step_name="tools", subagent_run_id="s1"),
             subagent_finished("s1"),
         )
     )
+    assert thread.outcome.kind == "success"
+    error = rejection([run_started(), *both_open, StepFinishedEvent(step_name="tools"), run_finished()])
+    assert error.rule is Rule.STEP_UNTERMINATED  # the parent's step closed, the subagent's is still open
+    assert "tools (subagent 's1')" in str(error)
 
 
 def test_untagged_continuation_belongs_to_whoever_opened_it():
@@ -575,7 +599,7 @@ def test_untagged_continuation_belongs_to_whoever_opened_it():
 
 
 def test_nested_subagent_may_name_a_parent_started_in_the_run():
-    feed(
+    thread = feed(
         in_one_run(
             subagent_started("s1"),
             subagent_started("s2", parent_subagent_run_id="s1"),
@@ -585,6 +609,10 @@ def test_nested_subagent_may_name_a_parent_started_in_the_run():
             subagent_finished("s3"),
         )
     )
+    assert thread.outcome.kind == "success"
+    error = rejection(in_one_run(subagent_started("s2", parent_subagent_run_id="s1")))
+    assert error.rule is Rule.SUBAGENT_UNKNOWN_PARENT  # the same naming, with no s1 started in the run, is refused
+    assert "parentSubagentRunId 's1' was not started in this run" in str(error)
 
 
 def test_subagent_error_does_not_end_the_run():
