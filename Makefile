@@ -31,8 +31,9 @@ $(STAMP): requirements.txt
 run: install
 	reflex run
 
+# Four workers: the browser ring's two halves, and the other rings on the rest (tests/conftest.py groups them).
 test: install browser services
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 4 --dist loadgroup
 
 # The docs site (mkdocs.yml, docs/): a warning fails the build.
 docs: install
