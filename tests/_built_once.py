@@ -5,8 +5,8 @@ The tests serve the app many times (other agents, other stores, two workers), ea
 production build of them (`npm run export`) takes a minute on a small machine. Here Reflex runs as always, except
 that its build step looks in a cache first: pages compiled to the same sources as a build made before (by any
 serving, in any run from this checkout) take that build, with the port it bakes into the page's settings rewritten
-to this serving's. A new build folder starts as a copy of one whose npm packages are installed, so `npm install` runs
-once per checkout too (Reflex installs what is missing or different, as always).
+to this serving's. A new build folder starts as a copy of the first one that built (its npm packages installed), so
+`npm install` runs once per checkout too (Reflex installs what is missing or different, as always).
 """
 
 from __future__ import annotations
@@ -22,19 +22,30 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".web-test-builds"  # one folder per compiled frontend: its build/ and the port it was made for
+SEED = CACHE / "seed"
 INSTALLED = "reflex.install_frontend_packages.cached"  # Reflex's mark of a build folder whose npm packages are in
 NOT_SOURCES = {"node_modules", "build", ".react-router", "env.json", "reflex.json", INSTALLED}
 
 
 def seed(web_dir: Path) -> None:
-    """A build folder that does not exist yet starts as a copy of one with its npm packages installed (none: empty)."""
-    if web_dir.exists():
+    """A build folder that does not exist yet starts as a copy of the seed (a build folder with its npm packages
+    installed, copied once it had built: no process changes it), when there is one."""
+    if web_dir.exists() or not SEED.exists():
         return
-    donors = [path for path in ROOT.glob(".web*") if (path / INSTALLED).exists() and ".partial-" not in path.name]
-    if donors:
-        partial = web_dir.with_name(f"{web_dir.name}.partial-{os.getpid()}")
-        shutil.copytree(donors[0], partial, symlinks=True, ignore=shutil.ignore_patterns("build"))
-        partial.rename(web_dir)
+    partial = web_dir.with_name(f"{web_dir.name}.partial-{os.getpid()}")
+    shutil.copytree(SEED, partial, symlinks=True)
+    partial.rename(web_dir)
+
+
+def _keep_as_seed(web_dir: Path) -> None:
+    if SEED.exists() or not (web_dir / INSTALLED).exists():
+        return
+    partial = CACHE / f"seed.partial-{os.getpid()}"
+    shutil.copytree(web_dir, partial, symlinks=True, ignore=shutil.ignore_patterns("build"))
+    try:
+        partial.rename(SEED)
+    except OSError:  # another serving made it meanwhile
+        shutil.rmtree(partial, ignore_errors=True)
 
 
 def main(arguments: list[str]) -> None:
@@ -58,10 +69,12 @@ def main(arguments: list[str]) -> None:
                 shutil.copytree(web_dir / "build", partial / "build", symlinks=True)
                 (partial / "port").write_text(port)
                 partial.rename(cached)
-                return
-            path_ops.rm(str(web_dir / "build"))
-            shutil.copytree(cached / "build", web_dir / "build", symlinks=True)
-            _rewrite_port(web_dir / "build", (cached / "port").read_text(), port)
+            else:
+                path_ops.rm(str(web_dir / "build"))
+                shutil.copytree(cached / "build", web_dir / "build", symlinks=True)
+                _rewrite_port(web_dir / "build", (cached / "port").read_text(), port)
+        with path_ops.file_lock(CACHE / "seed.lock"):
+            _keep_as_seed(web_dir)
 
     reflex_build.build = build
     CACHE.mkdir(exist_ok=True)
