@@ -15,6 +15,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from copilot_ui.state.turns import KEPT_EVERY
+
 from .._sqlite_lock import write_lock_held
 from ._crafted import COPILOT_STATE, CraftedEvents
 from ._person import ask, card, copilot, dialog, hydrated, idle, order_status, replies
@@ -99,6 +101,8 @@ def _waiting_approval_survives(page: Page, demo_server, stop: signal.Signals, or
     page.goto("/")
     ask(page, f"refund order {order.lstrip('#')}")
     expect(dialog(page)).to_be_visible(timeout=20_000)
+    if stop == signal.SIGKILL:  # a kill may cost what the last KEPT_EVERY showed (the store writes after the page shows)
+        page.wait_for_timeout(KEPT_EVERY * 1000)
     demo_server.restart(stop)
 
     page.reload()
