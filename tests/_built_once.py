@@ -11,6 +11,7 @@ to this serving's. A new build folder starts as a copy of the first one that bui
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import hashlib
 import json
@@ -42,10 +43,7 @@ def _keep_as_seed(web_dir: Path) -> None:
         return
     partial = CACHE / f"seed.partial-{os.getpid()}"
     shutil.copytree(web_dir, partial, symlinks=True, ignore=shutil.ignore_patterns("build"))
-    try:
-        partial.rename(SEED)
-    except OSError:  # another serving made it meanwhile
-        shutil.rmtree(partial, ignore_errors=True)
+    partial.rename(SEED)
 
 
 def main(arguments: list[str]) -> None:
@@ -53,6 +51,11 @@ def main(arguments: list[str]) -> None:
     from reflex.utils import build as reflex_build
 
     make = reflex_build.build
+    CACHE.mkdir(exist_ok=True)
+    # One serving at a time compiles and builds: Reflex keeps the app's lockfiles in the app's folder (reflex.lock/),
+    # shared by every build folder, and two installs at once left it half-written (npm then missed packages).
+    building = (CACHE / "building.lock").open("w")
+    fcntl.flock(building, fcntl.LOCK_EX)
 
     def build() -> None:
         from reflex.utils import path_ops, prerequisites
@@ -60,24 +63,21 @@ def main(arguments: list[str]) -> None:
         web_dir = prerequisites.get_web_dir()
         settings = json.loads((web_dir / "env.json").read_text())
         port = _port_of(settings)
-        key = _key(web_dir, settings, port)
-        cached = CACHE / key
-        with path_ops.file_lock(CACHE / f"{key}.lock"):
-            if not (cached / "build").exists():
-                make()
-                partial = CACHE / f"{key}.partial-{os.getpid()}"
-                shutil.copytree(web_dir / "build", partial / "build", symlinks=True)
-                (partial / "port").write_text(port)
-                partial.rename(cached)
-            else:
-                path_ops.rm(str(web_dir / "build"))
-                shutil.copytree(cached / "build", web_dir / "build", symlinks=True)
-                _rewrite_port(web_dir / "build", (cached / "port").read_text(), port)
-        with path_ops.file_lock(CACHE / "seed.lock"):
-            _keep_as_seed(web_dir)
+        cached = CACHE / _key(web_dir, settings, port)
+        if not (cached / "build").exists():
+            make()
+            partial = cached.with_name(f"{cached.name}.partial-{os.getpid()}")
+            shutil.copytree(web_dir / "build", partial / "build", symlinks=True)
+            (partial / "port").write_text(port)
+            partial.rename(cached)
+        else:
+            path_ops.rm(str(web_dir / "build"))
+            shutil.copytree(cached / "build", web_dir / "build", symlinks=True)
+            _rewrite_port(web_dir / "build", (cached / "port").read_text(), port)
+        _keep_as_seed(web_dir)
+        fcntl.flock(building, fcntl.LOCK_UN)  # (the server starts: the next serving may build)
 
     reflex_build.build = build
-    CACHE.mkdir(exist_ok=True)
     cli.main(args=arguments, prog_name="reflex")
 
 
