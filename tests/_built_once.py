@@ -42,7 +42,8 @@ def _keep_as_seed(web_dir: Path) -> None:
     if SEED.exists() or not (web_dir / INSTALLED).exists():
         return
     partial = CACHE / f"seed.partial-{os.getpid()}"
-    shutil.copytree(web_dir, partial, symlinks=True, ignore=shutil.ignore_patterns("build"))
+    top = str(web_dir)  # (its build/ only: packages have build folders of their own)
+    shutil.copytree(web_dir, partial, symlinks=True, ignore=lambda folder, _: ["build"] if folder == top else [])
     partial.rename(SEED)
 
 
