@@ -7,8 +7,7 @@ import reflex as rx
 # bun cannot always be downloaded (offline machines, closed networks); npm comes with the Node in .venv.
 os.environ.setdefault("REFLEX_USE_NPM", "1")
 # Several workers on Redis: each keeps the state of the tabs it serves in memory while no other worker asks for it
-# (Reflex's opportunistic lock) instead of a round trip to Redis at every change, and the copilot changes a tab's
-# state up to 25 times a second while a reply streams (two workers, 100 people: first piece p50 1,115 -> 689 ms).
+# (Reflex's opportunistic lock): a streaming reply changes a tab's state many times a second (README: several workers).
 os.environ.setdefault("REFLEX_OPLOCK_ENABLED", "true")
 
 config = rx.Config(

@@ -5,10 +5,8 @@ option, the value, what it takes and the close matches.
 - One declaration's options: `unknown_options`, `tool_options` (frontend_tool, human_in_the_loop, browser_tool, a
   hand-made Tool), `editable_names`, `mcp_approval`, `layout_options`, and `keywords_checked` for a function's
   keywords (the layouts, mcp_server).
-- What declarations refer to (a card's tool, a tool's agent, a shared state's agent), when a layout is built: the app
-  may declare a card before its tool (`check_references`). A card for a tool that no agent known then has (a remote
-  agent's, an MCP server's) cannot be checked before a call comes: the log says so, and says again loudly when a call
-  comes whose name is close to it and that no card draws (`check_call`).
+- What declarations refer to (a card's tool, a tool's agent) is checked when a layout is built:
+  `state/declarations/_references.py`.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ import functools
 import inspect
 import logging
 import math
-import os
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
@@ -100,30 +97,30 @@ def tool_options(where: str, options: Mapping[str, Any]) -> None:
     for option, value in options.items():
         if option == "name":
             if value is not None and (not isinstance(value, str) or not (TOOL_NAME.match(value) or value == "*")):
-                raise _wrong(where, option, value)
+                raise invalid_option(where, option, value)
         elif option in ("description", "title", "script"):
             if not isinstance(value, str) or (option == "script" and not value.strip()):
-                raise _wrong(where, option, value)
+                raise invalid_option(where, option, value)
         elif option == "state":
             if value is not None and not _is_state_class(value):
-                raise _wrong(where, option, value)
+                raise invalid_option(where, option, value)
         elif option == "mode":
             one_of(where, option, value, ("parallel", "sequential"))
         elif option == "approval":
             approval(where, value)
         elif option in ("follow_up", "completes_run"):
             if not isinstance(value, bool):
-                raise _wrong(where, option, value, close=_as_flag(value))
+                raise invalid_option(where, option, value, close=_as_flag(value))
         elif option == "timeout":
             if value is not None and not _is_seconds(value):
-                raise _wrong(where, option, value)
+                raise invalid_option(where, option, value)
         elif option == "agent":
             if value is not None and (not isinstance(value, str) or not value.strip()):
-                raise _wrong(where, option, value)
+                raise invalid_option(where, option, value)
         elif option == "editable":
             if not (isinstance(value, bool) or _is_names(value)):
                 close = [f'{option}=["{value}"]'] if isinstance(value, str) else []
-                raise _wrong(where, option, value, close=close)
+                raise invalid_option(where, option, value, close=close)
         elif option in _ARITY and value is not None:
             function_of(where, option, value, _ARITY[option])
 
@@ -139,7 +136,7 @@ def one_of(where: str, option: str, value: Any, choices: Collection[str], takes:
     if isinstance(value, str) and value in choices:
         return value
     close = close_matches(value, choices) if isinstance(value, str) else _as_choice(value, choices)
-    raise _wrong(where, option, value, takes=takes, close=[f'{option}="{match}"' for match in close])
+    raise invalid_option(where, option, value, takes=takes, close=[f'{option}="{match}"' for match in close])
 
 
 def approval(where: str, value: Any) -> None:
@@ -179,7 +176,7 @@ def editable_names(where: str, editable: Any, arguments: Collection[str]) -> Non
 def function_of(where: str, option: str, value: Any, arguments: int, takes: str | None = None) -> None:
     """The value is a function that can be called with this many positional arguments."""
     if not callable(value):
-        raise _wrong(where, option, value, takes=takes)
+        raise invalid_option(where, option, value, takes=takes)
     try:
         signature = inspect.signature(value)
     except (TypeError, ValueError):  # a builtin without a signature: it is called as it is
@@ -200,20 +197,21 @@ def layout_options(where: str, copilot: Any, labels_type: type, icon_names: Coll
         if option == "agent":
             agents = copilot.agent_ids()
             if value not in agents:
-                raise _wrong(where, option, value, takes=f"the agents are {', '.join(agents)}", close=_quoted(value, agents))
+                takes = f"the agents are {', '.join(agents)}"
+                raise invalid_option(where, option, value, takes=takes, close=quoted_matches(value, agents))
         elif option in ("title", "placeholder", "greeting"):
             if not isinstance(value, str):
-                raise _wrong(where, option, value, takes="it takes a text")
+                raise invalid_option(where, option, value, takes="it takes a text")
         elif option == "width":
             if isinstance(value, bool) or not isinstance(value, int) or not 280 <= value <= 760:
-                raise _wrong(where, option, value, takes="it takes the sidebar's width in pixels, from 280 to 760")
+                raise invalid_option(where, option, value, takes="it takes the sidebar's width in pixels, from 280 to 760")
         elif option == "suggestions":
             if not _is_names(value):
                 close = [f'{option}=["{value}"]'] if isinstance(value, str) else []
-                raise _wrong(where, option, value, takes="it takes a list of texts", close=close)
+                raise invalid_option(where, option, value, takes="it takes a list of texts", close=close)
         elif option == "labels":
             if not isinstance(value, labels_type):
-                raise _wrong(where, option, value, takes="it takes a cui.Labels(...)")
+                raise invalid_option(where, option, value, takes="it takes a cui.Labels(...)")
         elif option == "icons":
             _icons(where, value, icon_names)
         elif option in ("user_message", "assistant_message", "empty_state"):
@@ -230,7 +228,7 @@ def shortcut(where: str, value: Any) -> None:
     """Keys as "mod+/" (modifiers, then one key), or "" for none."""
     takes = 'it takes keys as "mod+/" or "alt+k" (modifiers mod, ctrl, meta, alt, shift, then one key), or "" for none'
     if not isinstance(value, str):
-        raise _wrong(where, "shortcut", value, takes=takes)
+        raise invalid_option(where, "shortcut", value, takes=takes)
     if value == "":
         return
     parts = [*value[:-2].split("+"), "+"] if value.endswith("++") else value.split("+")
@@ -238,9 +236,9 @@ def shortcut(where: str, value: Any) -> None:
     for modifier in modifiers:
         if modifier.lower() not in _MODIFIERS:
             close = [f'"{value.replace(modifier, match, 1)}"' for match in close_matches(modifier.lower(), _MODIFIERS)]
-            raise _wrong(where, "shortcut", value, takes=takes, close=close)
+            raise invalid_option(where, "shortcut", value, takes=takes, close=close)
     if len(key) != 1 and not re.fullmatch(r"F\d{1,2}|Enter|Escape|Space|Arrow(Up|Down|Left|Right)", key, re.I):
-        raise _wrong(where, "shortcut", value, takes=takes)
+        raise invalid_option(where, "shortcut", value, takes=takes)
 
 
 def keywords_checked(where: str) -> Callable[[F], F]:
@@ -268,130 +266,12 @@ def close_matches(value: Any, choices: Iterable[str]) -> list[str]:
     return [by_lower[match] for match in difflib.get_close_matches(value.lower(), list(by_lower), n=3, cutoff=0.6)]
 
 
-# What declarations refer to
-
-
-def check_references(copilot: Any) -> None:
-    """Each card draws a tool some agent has, a tool's `display=` feeds a card of the app's, each agent named by a tool
-    or a shared state is registered: a DeclarationError otherwise. A card for a tool that cannot be known yet (a remote
-    agent's, an MCP server's) is logged once, and checked again when calls come (`check_call`)."""
-    copilot.references_checked = True
-    agents = copilot.agent_ids()
-    for tool in copilot.toolbox:
-        if tool.agent is not None and tool.agent not in agents:
-            raise _wrong(
-                f"tool {tool.name}",
-                "agent",
-                tool.agent,
-                takes=f"the agents are {', '.join(agents)}",
-                close=_quoted(tool.agent, agents),
-            )
-    for state_type, bound in copilot.agent_states.items():
-        for agent_id in bound or ():
-            if agent_id not in agents:
-                raise _wrong(
-                    f"agent_state {state_type.__name__}",
-                    "agent",
-                    agent_id,
-                    takes=f"the agents are {', '.join(agents)}",
-                    close=_quoted(agent_id, agents),
-                )
-    for name in copilot.displays:
-        if name not in copilot.renderers and "*" not in copilot.renderers:
-            raise DeclarationError(
-                f"tool {name}",
-                "display= gives the texts a card of the app's shows, and no card of the app's draws its calls",
-                takes=f'give it one: render= on the tool, or @cui.render_tool("{name}")',
-            )
-    known, unknowable = tools_known(copilot)
-    unmatched = sorted(name for name in copilot.renderers if name != "*" and name not in known)
-    if unmatched and not unknowable:
-        name = unmatched[0]
-        raise DeclarationError(
-            f'render_tool("{name}")',
-            f'no agent has a tool "{name}"',
-            takes=f"the tools are {', '.join(sorted(known)) or 'none'}",
-            close=[f'"{match}"' for match in close_matches(name, known)],
-        )
-    for name in unmatched:
-        if name not in copilot.cards_unchecked:
-            copilot.cards_unchecked.add(name)
-            logger.warning(
-                'render_tool("%s"): no tool of that name is declared here; %s can only be known when a call comes '
-                "(the log says so if one close to it comes and no card draws it)",
-                name,
-                " and ".join(unknowable),
-            )
-
-
-def check_call(copilot: Any, name: str) -> None:
-    """An agent called `name`: a card waiting for its tool is matched; a call no card draws, close to the name of a card
-    that matches no tool, is logged loudly (the card's name is likely misspelt)."""
-    if not copilot.references_checked:  # a worker that did not build the page (Reflex compiled it elsewhere)
-        try:
-            check_references(copilot)
-        except DeclarationError as error:
-            logger.error("%s", error)
-    unchecked = copilot.cards_unchecked
-    if not unchecked or name in copilot.renderers:
-        unchecked.discard(name)
-        return
-    close = close_matches(name, unchecked)
-    if close and name not in copilot.calls_told:
-        copilot.calls_told.add(name)
-        logger.error(
-            'the agent called "%s", which no card of the app\'s draws, and render_tool("%s") draws no tool that has '
-            "been called: is its name misspelt?",
-            name,
-            close[0],
-        )
-
-
-def tools_known(copilot: Any) -> tuple[set[str], list[str]]:
-    """The names of the tools the agents may call, as far as they can be known now, and what cannot be known before
-    the calls come: the tools of a remote agent, of an MCP server, of a scripted agent; the names a wildcard takes."""
-    known = {tool.name for tool in copilot.toolbox}
-    unknowable = ["the names the app's wildcard tool takes"] if "*" in known else []
-    for agent_id in copilot.agent_ids():
-        if agent_id in copilot.agents:
-            names = _backend_tools(copilot.agents.get(agent_id))
-        else:
-            names = _backend_tools_of_the_environments_agent()
-        if names is None:
-            unknowable.append(f"the tools of agent {agent_id!r}")
-        else:
-            known |= names
-    return known, unknowable
-
-
-def _backend_tools(agent: Any) -> set[str] | None:
-    """The tools a built-in agent runs itself (None: they cannot be listed now)."""
-    from .agents import LocalAgent
-
-    if not isinstance(agent, LocalAgent):
-        return None
-    from pydantic_ai.toolsets import FunctionToolset
-
-    names: set[str] = set()
-    for toolset in agent.agent.toolsets:
-        if not isinstance(toolset, FunctionToolset):
-            return None
-        names |= set(toolset.tools)
-    return names
-
-
-def _backend_tools_of_the_environments_agent() -> set[str] | None:
-    """The default agent before it is made: a remote one (COPILOT_AGENT_URL), or the built-in one with the MCP servers
-    of COPILOT_MCP_SERVERS, bring tools unknown now; the built-in one without brings none."""
-    if os.environ.get("COPILOT_AGENT_URL", "").strip() or os.environ.get("COPILOT_MCP_SERVERS", "").strip():
-        return None
-    return set()
-
-
 # Helpers
 
 
-def _wrong(where: str, option: str, value: Any, *, takes: str | None = None, close: Iterable[str] = ()) -> DeclarationError:
+def invalid_option(
+    where: str, option: str, value: Any, *, takes: str | None = None, close: Iterable[str] = ()
+) -> DeclarationError:
     shown = f"{option}={_shown(value)}" if option else _shown(value)
     return DeclarationError(where, f"{shown} is not valid", takes=takes or _TAKES.get(option, ""), close=close)
 
@@ -405,7 +285,8 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:60] + "…"
 
 
-def _quoted(value: Any, choices: Iterable[str]) -> list[str]:
+def quoted_matches(value: Any, choices: Iterable[str]) -> list[str]:
+    """The close matches of a value among the choices, quoted as an error shows them."""
     return [f'"{match}"' for match in close_matches(value, choices)]
 
 
@@ -439,14 +320,14 @@ def _is_state_class(value: Any) -> bool:
 
 def _icons(where: str, icons: Any, names: Collection[str]) -> None:
     if not isinstance(icons, Mapping):
-        raise _wrong(where, "icons", icons, takes="it takes a dict of icon names to lucide icon names or components")
+        raise invalid_option(where, "icons", icons, takes="it takes a dict of icon names to lucide icon names or components")
     for name, chosen in icons.items():
         if name not in names:
             raise DeclarationError(
                 where,
                 f'icons= names "{name}", which is no icon of the copilot',
                 takes=f"its icons are {', '.join(names)}",
-                close=_quoted(name, names),
+                close=quoted_matches(name, names),
             )
         if not (isinstance(chosen, str) or callable(chosen) or hasattr(chosen, "render")):
             raise DeclarationError(

@@ -9,10 +9,12 @@ describes the app it is in. A phrase calls its tool only when the page offers it
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from copilot_ui.server import Call, CallResult, DemoScript, ModelTurn, Move, said_about
+
+from .writing import amount_in, and_list, best_city_sentence, in_parentheses, ranked_cities, shortened, weekly_report
 
 PHRASES = (
     "show orders from Berlin",
@@ -172,11 +174,11 @@ def _best_city(turn: ModelTurn) -> Move | None:
     if not re.search(r"\bcit(y|ies)\b.*\b(sells?|sales|most|best|top)\b|\b(best|top)\b.*\bcity\b", turn.prompt, re.IGNORECASE):
         return None
     sales = turn.page.get("sales_by_city") or {}
-    answer = _best_city_sentence(sales)
+    answer = best_city_sentence(sales)
     if answer is None:
         return Move(text="I can't tell: the page sent no sales by city with this request.")
     listed = ", ".join(f"{city} {value}" for city, value in sales.items())
-    order = ", then ".join(city for city, _ in _ranked(sales))
+    order = ", then ".join(city for city, _ in ranked_cities(sales))
     thought = (
         "The person wants to know which city sells most. The dashboard's context lists the sales by city: "
         f"{listed}. Ordered by amount, that is {order}. So the answer comes straight from the page, "
@@ -198,7 +200,7 @@ def _figure_question(turn: ModelTurn) -> Move | None:
         f"The person asks about {name.lower()}. The dashboard's KPIs show {name} at {value}"
         f"{f', {change}' if change else ''}. That answers it; no tool is needed."
     )
-    return Move(text=f"{name} this month {verb} {value}{_in_parentheses(change)}.", thought=thought)
+    return Move(text=f"{name} this month {verb} {value}{in_parentheses(change)}.", thought=thought)
 
 
 _REQUESTS: tuple[Callable[[ModelTurn], Move | None], ...] = (
@@ -261,7 +263,7 @@ def _orders_listed(result: CallResult, turn: ModelTurn) -> str:
         return _done(result, turn)
     if not orders:
         return f"No order is {status} now; the Orders table shows none."
-    listed = _and_list(f"{o.get('id')} ({o.get('customer')}, {o.get('city')})" for o in orders if isinstance(o, dict))
+    listed = and_list(f"{o.get('id')} ({o.get('customer')}, {o.get('city')})" for o in orders if isinstance(o, dict))
     still = "still " if status == "processing" else ""
     if len(orders) == 1:
         return f"1 order is {still}{status}: {listed}. The Orders table shows it."
@@ -282,7 +284,7 @@ def _plan_chosen(result: CallResult, turn: ModelTurn) -> str:
         return _done(result, turn)
     if not steps:
         return "No steps were chosen, so there is no plan yet."
-    return f"Great: the plan has {len(steps)} step{'s' if len(steps) != 1 else ''}: {_and_list(map(str, steps))}."
+    return f"Great: the plan has {len(steps)} step{'s' if len(steps) != 1 else ''}: {and_list(map(str, steps))}."
 
 
 def _rate_found(result: CallResult, turn: ModelTurn) -> str:
@@ -324,58 +326,12 @@ _REPLIES: dict[str, Callable[[CallResult, ModelTurn], str]] = {
 
 
 def _which_sells_more(sales: list[CallResult]) -> str:
-    amounts = {str(result.arguments.get("city", "")): _amount(result.text) for result in sales}
+    amounts = {str(result.arguments.get("city", "")): amount_in(result.text) for result in sales}
     best = max(amounts.values())
     leaders = [city for city, amount in amounts.items() if amount == best]
     if len(leaders) > 1:
-        return f"{_and_list(leaders)} sell the same."
+        return f"{and_list(leaders)} sell the same."
     return f"{leaders[0]} sells {'more' if len(amounts) == 2 else 'most'}."
-
-
-# What the model writes
-
-
-def weekly_report(page: dict[str, Any]) -> str:
-    """The weekly report, from the figures the page's context shows."""
-    kpis, changes = page.get("kpis") or {}, page.get("kpi_changes") or {}
-    figures = []
-    if revenue := kpis.get("Revenue"):
-        orders = kpis.get("Orders")
-        from_orders = f", from {orders} orders{_in_parentheses(changes.get('Orders'))}" if orders else ""
-        figures.append(f"Revenue this month is {revenue}{_in_parentheses(changes.get('Revenue'))}{from_orders}.")
-    if refunds := kpis.get("Refunds"):
-        figures.append(f"Refunds stand at {refunds}{_in_parentheses(changes.get('Refunds'))}.")
-    paragraphs = ["Weekly report", " ".join(figures)]
-    paragraphs.append(_best_city_sentence(page.get("sales_by_city") or {}) or "")
-    paragraphs.append(_orders_by_status(page.get("orders") or page.get("recent_orders") or []))
-    if any(paragraphs[1:]):
-        paragraphs.append("Next week: follow up on the open orders and keep refunds falling.")
-    else:
-        paragraphs.append("The dashboard sent no figures with this request, so this draft has none yet.")
-    return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
-
-
-def shortened(report: str) -> str:
-    """A shorter report: the first sentence of its first three paragraphs, or its first half when that is no shorter."""
-    paragraphs = [paragraph.strip() for paragraph in re.split(r"\n\s*\n", report) if paragraph.strip()]
-    short = "\n\n".join(_first_sentence(paragraph) for paragraph in paragraphs[:3])
-    words = report.split()
-    if len(short.split()) < len(words) or len(words) < 2:
-        return short
-    return " ".join(words[: len(words) // 2]) + "…"
-
-
-def _orders_by_status(orders: list[dict[str, Any]]) -> str:
-    counts: dict[str, int] = {}
-    for order in orders:
-        if isinstance(order, dict) and order.get("status"):
-            counts[str(order["status"])] = counts.get(str(order["status"]), 0) + 1
-    if not counts:
-        return ""
-    ranked = sorted(counts.items(), key=lambda item: -item[1])
-    (first, count), *rest = ranked
-    parts = [f"{count} {'is' if count == 1 else 'are'} {first.lower()}", *(f"{n} {status.lower()}" for status, n in rest)]
-    return f"Of the {len(orders)} orders on the dashboard, {_and_list(parts)}."
 
 
 # Reading the page and the person's words
@@ -417,20 +373,6 @@ def _order_on_page(page: dict[str, Any], order_id: str) -> dict[str, Any] | None
     return next((order for order in orders if isinstance(order, dict) and order.get("id") == order_id), None)
 
 
-def _best_city_sentence(sales: dict[str, Any]) -> str | None:
-    ranked = _ranked(sales)
-    if not ranked:
-        return None
-    (best, value), *others = ranked
-    if not others:
-        return f"{best} is the only city on the dashboard: {value}."
-    return f"{best} sells most: {value}, ahead of {_and_list(f'{city} ({amount})' for city, amount in others)}."
-
-
-def _ranked(sales: dict[str, Any]) -> list[tuple[str, Any]]:
-    return sorted(sales.items(), key=lambda item: -_amount(str(item[1])))
-
-
 # Small helpers
 
 
@@ -446,25 +388,6 @@ def _not_offered(tool: str) -> Move:
 
 def _sentence(text: str) -> str:
     return text.strip().rstrip(".") + "."
-
-
-def _first_sentence(paragraph: str) -> str:
-    match = re.match(r".+?[.!?…](?=\s|$)", paragraph, re.DOTALL)
-    return match[0] if match else paragraph
-
-
-def _in_parentheses(text: str | None) -> str:
-    return f" ({text})" if text else ""
-
-
-def _and_list(items: Iterable[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
-def _amount(text: str) -> float:
-    match = re.search(r"\d[\d,]*(?:\.\d+)?", text)
-    return float(match[0].replace(",", "")) if match else 0.0
 
 
 def _word(text: str) -> re.Pattern[str]:

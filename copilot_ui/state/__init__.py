@@ -10,9 +10,10 @@ In layers, each importing only those below it:
                     conversations list, what a tab shows of a run (LiveState), the app's agent
                     tasks without the chat (`_tasks`)
 
-A click's path: a handler of CopilotState (`_copilot.py`) asks `turns.work` to start or reach the
-turn of the tab's thread (`turns/_driving.py`), whose run loop emits into its sink
-(`sink/_sink.py`); the sink writes back through the tab's `turns.Tab` (`StateTab` in `_copilot.py`).
+A click's path: a handler of CopilotState (`_copilot.py`) hands it to the module named for it (`_messages.py`,
+`_decisions.py`), which asks `turns.work` to start or reach the turn of the tab's thread (`turns/_driving.py`),
+whose run loop emits into its sink (`sink/_sink.py`); the sink writes back through the tab's `turns.Tab`
+(`StateTab` in `_tab.py`).
 """
 
 from ._approval import ApprovalState

@@ -12,6 +12,7 @@ import reflex as rx
 
 from ._attachment_grants import GRANT_SECONDS, grant_for
 from ._copilot import CopilotState
+from ._owner import owner_of_tab
 from .declarations import copilot
 
 _SERVED = {"path": ""}  # where the attachment endpoint answers in this process ("": nowhere)
@@ -31,7 +32,7 @@ class AttachmentsState(rx.State):
         """The composer is on the page (or its connection is back, or its grants near their expiry, or one was
         refused, or a message could not take its files): where to upload, and fresh grants for the tab's owner now."""
         path = _SERVED["path"] if copilot.attachments is not None else ""
-        owner = await (await self.get_state(CopilotState))._owner() if path else ""
+        owner = await owner_of_tab(await self.get_state(CopilotState)) if path else ""
         self.path, self.grant = path, grant_for(owner) if path else ""
         self.read_grant = grant_for(owner, "read") if path else ""
         self.renew_in = max(60, GRANT_SECONDS - 3600) if path else 0

@@ -12,18 +12,60 @@ The secret is COPILOT_SECRET, else a random one kept in `.copilot/secret` in the
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._home import home_file
 from ..store import ANONYMOUS_OWNER
+from .declarations import copilot
+
+if TYPE_CHECKING:
+    from ._copilot import CopilotState
+
+logger = logging.getLogger("copilot_ui.state")
 
 SECRET_VARIABLE = "COPILOT_SECRET"
 SECRET_FILE = "secret"  # in the copilot's folder (.copilot/)
 FORMER_SECRET_FILE = ".copilot_secret"  # where earlier versions kept it: moved in on first use
+
+
+async def owner_of_tab(state: CopilotState) -> str:
+    """Whose conversations the tab shows: the app's user id, or the browser's signed anonymous id (made on first use;
+    inside `async with state`).
+
+    The first time the app names a user for a browser that had an anonymous owner, that browser's conversations
+    move to the user (and the browser's anonymous owner is let go)."""
+    if copilot.owner is not None:
+        user = copilot.owner(state)
+        user = await user if hasattr(user, "__await__") else user
+        if user:
+            return await _logged_in(state, f"user:{user}")
+    owner = verified_owner(state.owner_token)
+    if owner is None:
+        owner = new_owner()
+        state.owner_token = signed_owner(owner)
+    return owner
+
+
+async def _logged_in(state: CopilotState, user: str) -> str:
+    guest = verified_owner(state.owner_token)
+    store = await copilot.open_store() if guest is not None else None
+    if guest is not None and store is not None:
+        try:
+            moved = await asyncio.to_thread(store.move, guest, user)
+        except Exception:
+            logger.exception("moving a browser's conversations to the person who logged in failed")
+            return user  # the browser keeps its owner: the move is tried again on the next event
+        logger.info("moved %d conversations of a browser to %s, who logged in on it", moved, user)
+    if guest is not None:
+        state.owner_token = ""
+    return user
 
 
 def signed_owner(owner_id: str) -> str:

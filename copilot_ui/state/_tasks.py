@@ -10,17 +10,14 @@ The task runs the real run loop with the page's frontend tools and context, on a
 that no conversation holds and no store keeps. Its tool cards go to the tab's task panel
 (`cui.task_panel()`, `show="panel"`) or nowhere (`show="none"`); a call that needs a person
 (approval, a question) always shows there, with Approve and Deny, and waits: it never runs without
-its decision, and a denied call is in the result as denied. A call waiting for approval shows what the
-chat's approval dialog shows (its sentence, its arguments as fields, editable where the tool allows:
-`view/_approval_dialog.py` makes both). The handler's state is not locked while
-the task runs: tools lock it in short blocks, as a conversation's do.
+its decision, and a denied call is in the result as denied (the cards: `_task_cards.py`). The handler's state is
+not locked while the task runs: tools lock it in short blocks, as a conversation's do.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -33,7 +30,6 @@ from ..agents import Scrubber
 from ..core import (
     Answer,
     Approve,
-    AwaitingPerson,
     Decision,
     Deny,
     ErrorOccurred,
@@ -41,7 +37,6 @@ from ..core import (
     RunLoop,
     Session,
     Thread,
-    ToolCallStarted,
     ToolExecutionEnded,
     ToolExecutionStarted,
     TurnOutcome,
@@ -49,16 +44,15 @@ from ..core import (
 )
 from ..protocol import new_id
 from ._closed_sessions import keep_while_busy, watch_closed_sessions, when_released
+from ._decisions import denial
+from ._task_cards import TaskCards
 from .declarations import copilot
 from .turns import SessionStates, page_context
-from .view import approval_request, approved_arguments, result_for_person
+from .view import approved_arguments
 
 logger = logging.getLogger("copilot_ui.state")
 
 Show = Literal["panel", "none"]
-SHOWN_LIMIT = 2_000  # characters of a call's result or question a card shows, and of its arguments once decided
-NAME_LIMIT = 100  # characters of a tool's name (from the agent) a card shows
-DENIED_WITHOUT_REASON = "the user said no"
 LEFT_WITHOUT_DECIDING = "the user left the page without deciding"
 
 
@@ -104,7 +98,7 @@ class TaskState(rx.State):
     async def deny(self, form: dict[str, Any]) -> None:
         """The person said no to the call on a card (its form: card, digest, reason); the agent reads their reason."""
         card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
-        await _decide(self, card_id, digest, Deny(str(form.get("reason") or "").strip() or DENIED_WITHOUT_REASON))
+        await _decide(self, card_id, digest, denial(str(form.get("reason") or "")))
 
     @rx.event(background=True)
     async def answer(self, form: dict[str, Any]) -> None:
@@ -220,12 +214,15 @@ class _Task:
     tab: _HandlerTab
     loop: RunLoop | None = None
     waiting: bool = False  # it waits for the person's decision, and does nothing else
-    cards: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> card
     statuses: dict[str, str] = field(default_factory=dict)  # call id -> how it ended
     ran_with: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> the arguments it ran with
     error: str = ""
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # a decision came
     scrubber: Scrubber = field(default_factory=lambda: copilot.scrubber())  # what the page and the handler get, secret-free
+    cards: TaskCards = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cards = TaskCards(self.id, self.thread, self.scrubber)
 
     async def read_context(self) -> list[Any]:
         async with self.tab.locked():
@@ -233,7 +230,7 @@ class _Task:
 
     async def emit(self, event: LoopEvent) -> None:
         """Loop events become the task's cards; a card that changed is written to the tab's panel."""
-        changed = self._card_change(event)
+        changed = self.cards.change(event)
         if isinstance(event, ToolExecutionStarted):
             self.ran_with[event.call_id] = event.arguments
         elif isinstance(event, ToolExecutionEnded):
@@ -242,73 +239,6 @@ class _Task:
             self.error = event.message
         if changed:
             await self._write()
-
-    def _card_change(self, event: LoopEvent) -> bool:
-        if isinstance(event, ToolCallStarted):
-            self.cards[event.call_id] = self._card(event.call_id, event.tool_name, "running")
-        elif isinstance(event, ToolExecutionStarted) and event.call_id in self.cards:
-            self.cards[event.call_id] |= self._decided(event.tool_name) | {"arguments": self._cut(_whole(event.arguments))}
-        elif isinstance(event, AwaitingPerson) and event.kind == "approval":
-            card = self.cards.get(event.call_id) or self._card(event.call_id, event.tool_name, "running")
-            self.cards[event.call_id] = card | self._approval(event, card["id"])
-        elif isinstance(event, AwaitingPerson):
-            card = self.cards.get(event.call_id) or self._card(event.call_id, event.tool_name, "running")
-            self.cards[event.call_id] = card | {
-                "status": "awaiting_input",
-                "digest": event.digest,
-                "arguments": self.scrubber.scrub(_whole(event.arguments)),
-                "question": self._cut(event.message or str(event.arguments.get("question") or "")),
-            }
-        elif isinstance(event, ToolExecutionEnded) and event.call_id in self.cards:
-            result = self._cut(result_for_person(event.result))
-            self.cards[event.call_id] |= self._decided(event.tool_name, event.status) | {"result": result}
-        else:
-            return False
-        return True
-
-    def _approval(self, event: AwaitingPerson, card_id: str) -> dict[str, Any]:
-        """What the card shows of a call waiting for approval: what the chat's approval dialog shows (its title, its
-        sentence, every argument that Approve runs as a field, editable where the tool allows), secrets scrubbed."""
-        call = self.thread.tool_call(event.call_id)
-        tool, ui = copilot.tool(event.tool_name), copilot.tool_ui.get(event.tool_name)
-        if call is None:
-            return {"status": "awaiting_approval", "digest": event.digest}
-        shown = approval_request(card_id, event.digest, call, event.arguments, tool, ui)
-        fields = [field | {"value": self.scrubber.scrub(field["value"])} for field in shown["fields"]]
-        return {
-            "status": "awaiting_approval",
-            "digest": event.digest,
-            "title": self.scrubber.scrub(shown["title"]),
-            "sentence": self.scrubber.scrub(shown["sentence"]),
-            "fields": fields,
-            "editable": shown["editable"],
-            "arguments": self.scrubber.scrub(_whole(event.arguments)),  # all that Approve runs (the panel shows fields)
-            "error": "",
-        }
-
-    def _cut(self, text: str, limit: int = SHOWN_LIMIT) -> str:
-        """The text scrubbed, then cut to `limit` characters: a secret the cut would split is still recognised."""
-        return _clipped(self.scrubber.scrub(text), limit)
-
-    def _card(self, call_id: str, tool_name: str, status: str) -> dict[str, Any]:
-        return {
-            "id": f"{self.id}:{call_id}",
-            "tool": self._cut(tool_name, NAME_LIMIT),
-            "arguments": "",
-            "question": "",
-            "result": "",
-        } | self._decided(tool_name, status)
-
-    def _decided(self, tool_name: str, status: str = "running") -> dict[str, Any]:
-        """A card whose call no longer waits for the person: its title again the tool's (its `title=`, else its
-        name), no approval to show."""
-        ui = copilot.tool_ui.get(tool_name)
-        title = (ui.title if ui is not None else "") or self._cut(tool_name, NAME_LIMIT)
-        return {"status": status, "title": title, "digest": "", "sentence": "", "fields": [], "editable": False, "error": ""}
-
-    def shown_cards(self) -> list[dict[str, Any]]:
-        """The cards the panel shows: all of them with show="panel"; with "none", those waiting for the person."""
-        return [card for card in self.cards.values() if self.show == "panel" or card["status"] in _WAITING]
 
     async def begin(self) -> None:
         async with self.tab.locked():
@@ -321,8 +251,7 @@ class _Task:
         async with self.tab.locked():
             panel = await self.tab.page_state(TaskState)
             others = [card for card in panel.cards if not card["id"].startswith(self.id + ":")]
-            # (the cards' texts were scrubbed before they were cut; this pass is for the ids the agent named)
-            panel.cards = others + [{key: self._scrubbed(value) for key, value in card.items()} for card in self.shown_cards()]
+            panel.cards = others + self.cards.shown(everything=self.show == "panel")
 
     async def end(self) -> None:
         try:
@@ -358,7 +287,7 @@ class _Task:
                 status = self.statuses.get(call.id, "complete" if answer is not None else "aborted")
                 result = self.scrubber.scrub(str(answer.content)) if answer else ""
                 name = self.scrubber.scrub(call.function.name)
-                calls.append(TaskToolCall(name, self._scrubbed(self.ran_with.get(call.id, arguments)), result, status))
+                calls.append(TaskToolCall(name, self.cards.scrubbed(self.ran_with.get(call.id, arguments)), result, status))
         last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
         status = outcome.status if outcome is not None else "done"
         error = self.error or (outcome.message if outcome is not None and status == "error" else "")
@@ -374,16 +303,6 @@ class _Task:
             return None
         return approved_arguments(waiting.arguments, tool, copilot.tool_ui.get(tool.name), form)
 
-    def _scrubbed(self, value: Any) -> Any:
-        """Every string in a call's arguments (keys too, at any depth) with its secrets scrubbed."""
-        if isinstance(value, str):
-            return self.scrubber.scrub(value)
-        if isinstance(value, dict):
-            return {self._scrubbed(key): self._scrubbed(item) for key, item in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [self._scrubbed(item) for item in value]
-        return value
-
 
 async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision, form: dict[str, Any] | None = None) -> None:
     """A decision from the task panel reaches its task, if the card is one of this tab's waiting calls; an Approve
@@ -393,7 +312,7 @@ async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decisio
     if task is None or task.token != panel.router.session.client_token:
         logger.warning("a decision named no running task of this tab (%r); ignored", card_id)
         return
-    card = task.cards.get(call_id)
+    card = task.cards.by_call.get(call_id)
     if isinstance(decision, Approve) and form is not None:
         try:
             decision = Approve(arguments=task.edited(call_id, form))
@@ -405,7 +324,7 @@ async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decisio
     if not task.decide(call_id, decision, digest):
         return
     if card is not None:
-        card |= task._decided(card["tool"], "running" if isinstance(decision, (Approve, Answer)) else "denied")
+        card |= task.cards.decided(card["tool"], "running" if isinstance(decision, (Approve, Answer)) else "denied")
     await task._write()
 
 
@@ -424,14 +343,3 @@ class _HandlerTab:
 
     async def page_state(self, state_type: type) -> Any:
         return await self._state.get_state(state_type)
-
-
-_WAITING = ("awaiting_approval", "awaiting_input")  # a card's statuses while its call waits for the person
-
-
-def _whole(arguments: Any) -> str:
-    return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
-
-
-def _clipped(text: str, limit: int = SHOWN_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -14,7 +14,10 @@ from typing import Any
 
 import reflex as rx
 
-from ._copilot import CopilotState, opened
+from ._copilot import CopilotState
+from ._owner import owner_of_tab
+from ._reopening import driven_elsewhere, opened, run_of_another_session
+from ._tab_conversation import switch
 from .declarations import copilot
 from .sink import script_event
 from .turns import load, written
@@ -66,8 +69,8 @@ class ThreadsState(rx.State):
         thread, conversation, texts = opened(stored)
         async with self:
             conversation_state = await self.get_state(CopilotState)
-            another = conversation_state._run_of_another_session(thread)
-            followed = another is not None or await conversation_state._driven_elsewhere(thread)
+            another = run_of_another_session(conversation_state, thread)
+            followed = another is not None or await driven_elsewhere(thread)
             if followed:  # another tab's turn writes it (a closed tab's too): the tab shows it as a reload would
                 conversation_state.thread_id, conversation_state._thread = thread.id, None
             page_agent = conversation_state._page_agent
@@ -78,7 +81,7 @@ class ThreadsState(rx.State):
             yield script_event(texts)  # the texts first: the items that show them follow (the agent's words: as text)
         async with self:
             conversation_state = await self.get_state(CopilotState)
-            await conversation_state._switch(thread, conversation, agent_id=stored.summary.agent)
+            await switch(conversation_state, thread, conversation, agent_id=stored.summary.agent)
 
     @rx.event
     def start_rename(self, thread_id: str) -> None:
@@ -116,7 +119,7 @@ class ThreadsState(rx.State):
                 conversation_state = await self.get_state(CopilotState)
                 shown = conversation_state.get_value("_thread")
                 if shown is not None and shown.id == thread_id:
-                    await conversation_state._switch(type(shown)(), None)
+                    await switch(conversation_state, type(shown)(), None)
         await self._refresh()
 
     async def _refresh(self) -> None:
@@ -129,7 +132,7 @@ class ThreadsState(rx.State):
             self.searched = bool(search.strip())
 
     async def _owner(self) -> str:
-        return await (await self.get_state(CopilotState))._owner()
+        return await owner_of_tab(await self.get_state(CopilotState))
 
     async def _store_call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         store = await copilot.open_store()

@@ -10,10 +10,10 @@ import pytest
 import reflex as rx
 
 import copilot_ui as cui
-from copilot_ui._checks import check_call
 from copilot_ui.agents import AgentRegistry
 from copilot_ui.errors import CopilotUIError, DeclarationError
 from copilot_ui.state.declarations import Copilot
+from copilot_ui.state.declarations._references import check_call
 
 
 class BookingState(rx.State):

@@ -17,7 +17,7 @@ from copilot_ui.agents._scripted import Pause
 from copilot_ui.agents.scripts import text_reply
 from copilot_ui.state import ApprovalState, CopilotState, TaskState, _closed_sessions
 from copilot_ui.state._closed_sessions import release_closed
-from copilot_ui.state._tasks import SHOWN_LIMIT
+from copilot_ui.state._task_cards import SHOWN_LIMIT
 from copilot_ui.testing import CopilotSession
 from tests.testing_kit.dashboard import DashboardState
 

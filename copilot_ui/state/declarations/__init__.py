@@ -5,11 +5,12 @@ from ...errors import BrowserToolError
 from ._agent_states import SharedState, SharedStates, shared_state
 from ._attachments import attached, attachment_bytes_for, attachment_ids, attachment_store
 from ._browser import BrowserPage, current_page
-from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, ToolUI, copilot
+from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, copilot
 from ._displays import display_texts, raw_texts
 from ._feedback import Feedback, FeedbackHook, tell_feedback
 from ._fields import detached, field_value, field_values, own_fields
 from ._labels import DEFAULT_ICONS, STATUS_WORDS, Labels
+from ._tool_declaration import ToolUI
 
 __all__ = [
     "ACTIVITY",

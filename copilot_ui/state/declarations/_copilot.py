@@ -20,38 +20,25 @@ from ..._checks import (
     FRONTEND_OPTIONS,
     QUESTION_OPTIONS,
     TOOL_NAME,
-    check_call,
-    check_references,
     check_tool,
-    editable_names,
     function_of,
     tool_options,
-    unknown_options,
 )
 from ...agents import Agent, AgentRegistry, Scrubber, environment_secrets, scrubber_for
-from ...core import AttachmentRules, Hooks, LoopLimits, Tool, Toolbox, tool_from_function
+from ...core import AttachmentRules, Hooks, LoopLimits, Tool, Toolbox
 from ...errors import DeclarationError
 from ...store import ThreadStore
 from ._agent_states import shared_state
-from ._browser import browser_handler
 from ._feedback import FeedbackHook
 from ._labels import Labels
+from ._references import check_call, check_references
+from ._tool_declaration import ToolUI, declared_tool, shown_name
 
 F = TypeVar("F", bound=Callable[..., Any])
-Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
 DEMO_MODEL_LABEL = "Demo model"  # the offline demo model, as the state and feedback name it (the header: its label)
 _DEFAULT_STORE = "default"
-
-
-@dataclass(frozen=True)
-class ToolUI:
-    """How a tool's calls look and are decided on the page (options of frontend_tool and its kin)."""
-
-    title: str = ""  # what the tool does, in a few words (the approval dialog's title); else from its description
-    describe: Callable[[Any], str] | None = None  # one sentence about what a call will do, from its arguments
-    editable: bool | tuple[str, ...] = False  # arguments the person may change before approving (True: all)
 
 
 @dataclass(frozen=True)
@@ -241,7 +228,7 @@ class Copilot:
         where = f'render_tool("{name}")' if isinstance(name, str) else "render_tool"
         if not isinstance(name, str) or not (TOOL_NAME.match(name) or name == "*"):
             takes = 'it takes the name of the tool whose calls it draws: @cui.render_tool("show_order")'
-            raise DeclarationError(where, f"{_shown_name(name)} is no tool name", takes=takes)
+            raise DeclarationError(where, f"{shown_name(name)} is no tool name", takes=takes)
         tool_options(where, {"display": display})
 
         def register(renderer: F) -> F:
@@ -262,7 +249,7 @@ class Copilot:
         """
         if not isinstance(activity_type, str) or not activity_type.strip():
             takes = 'it takes the type of the activities it draws: @cui.render_activity("progress")'
-            raise DeclarationError("render_activity", f"{_shown_name(activity_type)} is no activity type", takes=takes)
+            raise DeclarationError("render_activity", f"{shown_name(activity_type)} is no activity type", takes=takes)
 
         def register(renderer: F) -> F:
             function_of(
@@ -314,39 +301,14 @@ class Copilot:
         """The decorator of a tool's declaration: its options checked, the tool made and registered."""
 
         def register(handler: F) -> F:
-            where = _where(declaration, options, handler)
-            if not callable(handler) or isinstance(handler, type):
-                raise DeclarationError(where, f"{_shown_name(handler)} is no function", takes=f"{declaration} decorates one")
-            unknown_options(where, options, takes, _OPTIONS_ELSEWHERE)
-            tool_options(where, options)
-            if declaration == "browser_tool" and options["timeout"] is None:
-                raise DeclarationError(where, "timeout=None is not valid", takes="the script's time is a number of seconds")
-            rest = dict(options)
-            render, display = rest.pop("render", None), rest.pop("display", None)
-            ui = _tool_ui(rest)
-            if declaration == "browser_tool":
-                script, timeout = rest.pop("script"), rest.pop("timeout")
-                tool = tool_from_function(handler, timeout=timeout + 5, **rest)
-                tool.handler = browser_handler(script, timeout)
-                tool.context_parameter = "context"
-            else:
-                tool = tool_from_function(handler, **fixed, **rest)
-            if tool.kind == "human" and tool.state is not None and tool.answer_type is None:
-                raise DeclarationError(
-                    where,
-                    "state= gives the person's state to the function that turns their answer into the result, and it "
-                    "has no `answer` parameter, so it is never called",
-                    takes=f"give it one: def {handler.__name__}(state, ..., answer: int)",
-                )
-            if ui is not None:
-                editable_names(where, ui.editable, list(tool.parameters.get("properties", {})))
-            self.add_tool(tool)
-            if render is not None:
-                self.renderers[tool.name] = render
-            if display is not None:
-                self.displays[tool.name] = display
-            if ui is not None:
-                self.tool_ui[tool.name] = ui
+            declared = declared_tool(declaration, takes, handler, options, fixed)
+            tool = self.add_tool(declared.tool)
+            if declared.render is not None:
+                self.renderers[tool.name] = declared.render
+            if declared.display is not None:
+                self.displays[tool.name] = declared.display
+            if declared.ui is not None:
+                self.tool_ui[tool.name] = declared.ui
             return handler
 
         return register(function) if function is not None else register
@@ -372,7 +334,7 @@ class Copilot:
         where = f'context "{description}"' if isinstance(description, str) else "context"
         if not isinstance(description, str) or not description.strip():
             takes = "it takes what the value is, in a few words"
-            raise DeclarationError(where, f"description={_shown_name(description)} is not valid", takes=takes)
+            raise DeclarationError(where, f"description={shown_name(description)} is not valid", takes=takes)
         tool_options(where, {"state": state})
 
         def register(function: F) -> F:
@@ -385,27 +347,6 @@ class Copilot:
 
 
 copilot = Copilot()
-
-
-_OPTIONS_ELSEWHERE = {option: "frontend_tool" for option in FRONTEND_OPTIONS} | {"script": "browser_tool"}
-
-
-def _where(declaration: str, options: dict[str, Any], function: Any) -> str:
-    """How an error names a declaration: "frontend_tool refund_order"."""
-    name = options.get("name") or getattr(function, "__name__", "")
-    return f"{declaration} {name}" if isinstance(name, str) and name else declaration
-
-
-def _tool_ui(options: dict[str, Any]) -> ToolUI | None:
-    """Take the approval dialog's options out of a tool's options (the rest go to the tool)."""
-    title, describe, editable = options.pop("title", ""), options.pop("describe", None), options.pop("editable", False)
-    if describe is None and not editable and not title:
-        return None
-    return ToolUI(title=title, describe=describe, editable=editable if isinstance(editable, bool) else tuple(editable))
-
-
-def _shown_name(value: Any) -> str:
-    return f'"{value}"' if isinstance(value, str) else getattr(value, "__name__", None) or repr(value)
 
 
 def _plain(value: Any) -> Any:

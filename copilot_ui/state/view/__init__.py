@@ -3,11 +3,7 @@ texts behind them and how a tab gets them, and what an approval shows (the dialo
 Reflex state here."""
 
 from ._approval_dialog import approval_request, approved_arguments, dialog_title, pending_approval
-from ._conversation import (
-    TYPE_LIMIT,
-    Conversation,
-    LiveMarks,
-    Note,
+from ._call_texts import (
     activity_text,
     agent_outcome,
     arguments_text,
@@ -18,8 +14,8 @@ from ._conversation import (
     result_for_person,
     shown_arguments,
 )
-from ._page import COMPOSER_INPUT_ID
-from ._text_channel import append_script, whole_texts_script
+from ._conversation import TYPE_LIMIT, Conversation, LiveMarks, Note
+from ._text_channel import COMPOSER_INPUT_ID, append_script, whole_texts_script
 from ._texts import SoFar, handover, window_texts
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""The scripts that fill the browser's text store (`cui_text.jsx`): appended pieces, and whole texts handed over.
+"""What reaches the page besides the state: the scripts that fill the browser's text store (`cui_text.jsx`), appended
+pieces and whole texts handed over; and the id of the message box, which events focus and refill.
 
 A script can reach a tab before the page has loaded the store (a reload while a reply streams): it
 then does nothing, and each text component asks for its text once it mounts, so nothing is lost.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+COMPOSER_INPUT_ID = "cui-message"  # the message box: focused after a decision, refilled with what Stop handed back
 
 
 def append_script(tid: str, seq: int, piece: str) -> str:

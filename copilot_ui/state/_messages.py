@@ -1,0 +1,121 @@
+"""What the person writes starts or joins a run: a message from the composer, a rewritten message, Regenerate,
+and Retry after an error.
+
+A message is only text (and the ids of the owner's uploaded files). While a run goes, a message joins its next run;
+while the agent's question waits, a typed message is the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import reflex as rx
+
+from ..core import Answer, Thread
+from ..protocol import new_id
+from ._decisions import decide, question_for_composer
+from ._owner import owner_of_tab
+from ._reopening import current_or_stored
+from ._tab import StateTab
+from ._tab_conversation import current, show_items
+from .declarations import attached, attachment_ids
+from .sink import script_event
+from .turns import remote, thread_runs, work
+from .view import COMPOSER_INPUT_ID, Conversation, whole_texts_script
+
+if TYPE_CHECKING:
+    from ._copilot import CopilotState
+
+RENEW_GRANTS_EVENT = "cui-renew-grants"  # the composer asks for new upload grants on it (cui_attach.jsx)
+
+
+async def send(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+    """The person sent a message from the composer (while the agent's question waits, it is their answer)."""
+    text, files = str(form.get("message") or "").strip(), attachment_ids(form)
+    if not text and not files:
+        return
+    message_id = new_id("user-")
+    async with state:
+        state._older_from = -1  # sending brings the person to the end: the older items they read above are let go
+        owner = await owner_of_tab(state)
+        thread, conversation = await current_or_stored(state, owner)
+        question = question_for_composer(thread, conversation)
+    taken = await attached(owner, files, thread.id)
+    if taken.refusal:
+        async for event in _not_sent(state, text, taken.refusal):
+            yield event
+        return
+    attachments = taken.files
+    if question is not None and not attachments:  # with files it is a message, said instead of an answer
+        async for event in decide(state, *question, Answer(text)):
+            yield event
+        return
+
+    async def send_it(thread_run: thread_runs.ThreadRun) -> Any:
+        return await thread_run.loop.send(
+            thread_run.thread, text, message_id=message_id, claim=thread_run.claim, attachments=attachments
+        )
+
+    def join(thread_run: thread_runs.ThreadRun) -> bool:  # a turn is under way: the message goes with its next run
+        return thread_run.take_message(message_id, text, attachments)  # False: it winds down; it starts a turn of its own
+
+    async def elsewhere(thread: Thread, _conversation: Conversation) -> bool:
+        return await remote.queue(thread.id, message_id, text, attachments)
+
+    asked = str(form.get("agent") or "")
+    async for event in work(StateTab(state), send_it, join=join, remote_request=elsewhere, agent_id=asked):
+        yield event
+
+
+async def regenerate(state: CopilotState) -> AsyncIterator[Any]:
+    """Answer the person's last message again (the reply and what came with it are replaced)."""
+
+    async def regenerate_it(thread_run: thread_runs.ThreadRun) -> Any:
+        last = next((m for m in reversed(thread_run.thread.messages) if m.role == "user"), None)
+        if last is not None:
+            thread_run.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
+        return await thread_run.loop.regenerate(thread_run.thread, claim=thread_run.claim)
+
+    async for event in work(StateTab(state), regenerate_it, join=lambda _thread_run: True):
+        yield event
+
+
+async def edit(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+    """The person rewrote one of their messages: it and everything after it are replaced by the new text."""
+    item_id, text = str(form.get("item") or ""), str(form.get("message") or "").strip()
+    async with state:
+        _, conversation = current(state)
+        message_id = conversation.message_of(item_id)
+    if not text or message_id is None:
+        return
+
+    async def edit_it(thread_run: thread_runs.ThreadRun) -> Any:
+        thread_run.sink.replacing_from(message_id)
+        return await thread_run.loop.edit(thread_run.thread, message_id, text, new_id("user-"), claim=thread_run.claim)
+
+    async for event in work(StateTab(state), edit_it, join=lambda _thread_run: True):
+        yield event
+
+
+async def retry(state: CopilotState) -> AsyncIterator[Any]:
+    """Retry after an error: the failed step runs again."""
+
+    async def retry_it(thread_run: thread_runs.ThreadRun) -> Any:
+        thread_run.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
+        return await thread_run.loop.retry(thread_run.thread, claim=thread_run.claim)
+
+    async for event in work(StateTab(state), retry_it, join=lambda _thread_run: True):
+        yield event
+
+
+async def _not_sent(state: CopilotState, text: str, refusal: str) -> AsyncIterator[Any]:
+    """Tell the person why their message was not sent, in the conversation, and give their text back to the box."""
+    async with state:
+        thread, conversation = current(state)
+        note = conversation.add_note("error", refusal, None)
+        show_items(state, conversation.items(thread))
+    yield script_event(whole_texts_script({note.id: [0, refusal]}))
+    yield rx.set_value(COMPOSER_INPUT_ID, text)
+    # The files may have gone up under a grant of another owner (before a login, a logout): new grants are asked for.
+    yield script_event(f"window.dispatchEvent(new Event({RENEW_GRANTS_EVENT!r}))")

@@ -1,0 +1,186 @@
+"""A tab's conversation comes back: after a reload, a reconnect, a restart of the server, or while a turn runs it for
+another session or on another worker.
+
+The tab keeps its thread id in the browser's session storage and its thread in the state; the store has the thread
+as its last turn kept it. What the tab holds is current unless another life of the server, or another worker, put
+it there and no turn works on it now. A turn that shows the thread elsewhere writes into another session: the tab
+shows the thread as kept, running, until that turn is over (or its worker's claim lapses), then as it ended up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..core import Thread
+from ..store import StoredThread
+from ._live import LiveState
+from ._owner import owner_of_tab
+from ._tab_conversation import WINDOW, current, say_running, switch
+from .declarations import copilot
+from .sink import script_event
+from .turns import cut_off, load, remote, resumed, thread_runs, worker
+from .view import Conversation, window_texts
+
+if TYPE_CHECKING:
+    from ._copilot import CopilotState
+
+_WATCHED: set[tuple[str, str]] = set()  # (tab token, thread id): tabs waiting here for another worker's turn to end
+
+
+async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[Any]:
+    """Show the tab's conversation as it is now (from the store when the tab's thread is out of date; while a turn
+    shows it elsewhere, as that turn shows it, and from the store once that turn is over, even by a worker's death)."""
+    store = await copilot.open_store()  # (before anything of the tab's needs it)
+    async with state:
+        owner = await owner_of_tab(state)
+        if page_agent in copilot.agent_ids():  # what a new conversation talks to
+            state._page_agent = page_agent
+            if not state._agent_id:
+                state.agent, state.model = page_agent, copilot.model_label(page_agent)
+        held = state.get_value("_thread")
+        elsewhere = held is not None and await driven_elsewhere(held)
+        if held is not None and not elsewhere and not await _outlived(state, held):
+            return  # what the tab holds is current
+        wanted = state.thread_id
+    if elsewhere and not await _until_driven_nowhere_else(state, held):
+        return
+    stored = await load(store, owner, wanted) if wanted and store is not None else None
+    if stored is None:
+        async with state:
+            if _id_of(state.get_value("_thread")) != _id_of(held):
+                return  # the person started meanwhile
+            if held is not None:
+                await _keep_without_store(state, held)
+            elif state.thread_id == wanted:
+                state.thread_id = ""
+        return
+    # A turn works on it, yet the tab did not hold it: Reflex gave the tab a new session (it reconnected while its old
+    # connection was still on record), and the turn writes into the old one, on this worker or another.
+    here = run_of_another_session(state, stored.thread)
+    going = here is not None or await driven_elsewhere(stored.thread)
+    async for event in _show_stored(state, stored, _id_of(held), going=going):
+        yield event
+    if here is not None:
+        over = await _until_over(state, stored.thread, lambda: asyncio.shield(here.closed))
+    else:
+        over = going and await _until_driven_nowhere_else(state, stored.thread)
+    if over:
+        stored = await load(store, owner, stored.thread.id)
+        if stored is not None:
+            # (its texts as that turn last counted them: the tab got some of its pieces when it was first shown)
+            counted = here.sink.conversation.seqs if here is not None else {}
+            async for event in _show_stored(state, stored, stored.thread.id, counted=counted):
+                yield event
+
+
+def opened(
+    stored: StoredThread, *, going: bool = False, counted: dict[str, int] | None = None
+) -> tuple[Thread, Conversation, str]:
+    """A stored conversation as a tab opens it: as the turn working on it has it (if one does), else as stored (cut
+    off, unless `going` on another worker); and the script that hands over the texts of its window, to send before its
+    items (so that it shows at once). `counted`: the pieces of its texts a turn sent, which the tab may hold (a whole
+    text handed over at a lower count would be taken for an older one)."""
+    running = thread_runs.running(stored.thread.id)
+    if running is not None:
+        thread, conversation = running.thread, running.sink.conversation
+    else:
+        thread, conversation = resumed(stored, copilot.rendered_tools(), going=going)
+        conversation.seqs.update(counted or {})
+    so_far = running.sink.text_so_far if running is not None else None
+    # (nothing writes it: its texts as kept replace what the tab holds, say the pieces a turn cut off had sent it)
+    texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW, replace=running is None and not going)
+    return thread, conversation, texts
+
+
+async def current_or_stored(state: CopilotState, owner: str) -> tuple[Thread, Conversation]:
+    """The tab's thread as it is now: from the store when the tab lost it (a new session after a reconnect) or
+    holds it from another life of the server."""
+    held = state.get_value("_thread")
+    if held is None or await _outlived(state, held):
+        store = await copilot.open_store()
+        stored = await load(store, owner, state.thread_id) if state.thread_id and store is not None else None
+        if stored is not None:
+            await switch(state, *resumed(stored, copilot.rendered_tools()), agent_id=stored.summary.agent)
+        elif held is not None:
+            await _keep_without_store(state, held)
+    return current(state)
+
+
+async def driven_elsewhere(thread: Thread) -> bool:
+    """Whether another worker drives the tab's thread now (and writes what the tab shows of it)."""
+    return thread_runs.running(thread.id) is None and await remote.driven_elsewhere(thread.id)
+
+
+def run_of_another_session(state: CopilotState, thread: Thread) -> thread_runs.ThreadRun | None:
+    """The turn working on the thread on this worker for another session than the tab's, if any."""
+    thread_run = thread_runs.running(thread.id)
+    return thread_run if thread_run is not None and thread_run.tab.token != state.router.session.client_token else None
+
+
+async def _show_stored(
+    state: CopilotState, stored: StoredThread, showing: str | None, *, going: bool = False, counted: dict[str, int] | None = None
+) -> AsyncIterator[Any]:
+    """Show a stored conversation (running, when it is `going` for another session or on another worker), unless the
+    tab no longer shows the thread `showing` (the person started meanwhile) or a turn of the tab's took it up
+    meanwhile (it shows it)."""
+    thread, conversation, texts = opened(stored, going=going, counted=counted)
+    if texts:
+        yield script_event(texts)  # the texts first: the items that show them follow (the agent's words: as text)
+    async with state:
+        if _id_of(state.get_value("_thread")) != showing:
+            return
+        thread_run = thread_runs.running(thread.id)
+        if (
+            thread_run is not None
+            and thread_run.thread is not thread
+            and thread_run.tab.token == state.router.session.client_token
+        ):
+            return
+        await switch(state, thread, conversation, agent_id=stored.summary.agent)
+        if going:
+            await say_running(state, True, "")
+
+
+async def _outlived(state: CopilotState, thread: Thread) -> bool:
+    """Whether the tab's thread was put there by another life of the server (before a restart, or dev mode's
+    reload) or by another worker, and no turn works on it now: then the store has it as it is, and a run the
+    tab shows as going is gone."""
+    if state._worker == worker():
+        return False
+    return thread_runs.running(thread.id) is None and not await remote.driven_elsewhere(thread.id)
+
+
+async def _until_driven_nowhere_else(state: CopilotState, thread: Thread) -> bool:
+    """Wait, outside the lock, for the turn of the tab's thread on another worker to be over (should that worker die,
+    its claim lapses within the lease: the tab then shows the run cut off, with Retry, not going for ever)."""
+    return await _until_over(state, thread, lambda: remote.over_elsewhere(thread.id))
+
+
+async def _until_over(state: CopilotState, thread: Thread, over: Callable[[], Awaitable[Any]]) -> bool:
+    """Wait for `over()` (a turn of the tab's thread that shows it elsewhere is over), once per tab and thread on
+    a worker (a tab reconnects often); True when the tab still shows the thread and no turn here took it up
+    meanwhile: then the store has it as it ends up."""
+    watch = (state.router.session.client_token, thread.id)
+    if watch in _WATCHED:
+        return False
+    _WATCHED.add(watch)
+    try:
+        await over()
+    finally:
+        _WATCHED.discard(watch)
+    async with state:
+        return _id_of(state.get_value("_thread")) == thread.id and thread_runs.running(thread.id) is None
+
+
+async def _keep_without_store(state: CopilotState, thread: Thread) -> None:
+    """A thread another life of the server left in the tab, which no store has: kept, the run it showed cut off."""
+    conversation = state.get_value("_conversation") or Conversation.of(thread.id, copilot.rendered_tools())
+    if (await state.get_state(LiveState)).running:
+        cut_off(thread, conversation, thread.last_message_id())
+    await switch(state, thread, conversation, agent_id=state._agent_id)
+
+
+def _id_of(thread: Thread | None) -> str | None:
+    return thread.id if thread is not None else None
