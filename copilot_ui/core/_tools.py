@@ -25,9 +25,11 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_type
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from ..errors import AnswerInvalid, ArgumentsInvalid
+from ..protocol._json import JSON, JSONObject
 from ._context import Session, ToolContext
 
-Approval = Union[Literal["never", "always"], Callable[[dict[str, Any]], bool]]
+# A predicate answers True or False; anything else (or an exception) asks a person.
+Approval = Union[Literal["never", "always"], Callable[[dict[str, Any]], object]]
 ExecutionMode = Literal["parallel", "sequential"]
 ToolKind = Literal["function", "human", "wildcard"]
 
@@ -124,7 +126,7 @@ class Tool:
         """Whether a person's answer to this question may be plain text (a message they typed, say)."""
         return self.answer_type is None or self.answer_type in (str, Any)
 
-    async def answered(self, kwargs: dict[str, Any], response: Any, state: Any = None) -> Any:
+    async def answered(self, kwargs: dict[str, Any], response: JSON, state: Any = None) -> Any:
         """A question's result for the person's response: its function's, called with the validated arguments and the
             response checked against the `answer` parameter's type; the response itself when it has no such function.
             A question declared with `state=` gets `state` first, as a frontend tool does. A dict of one field (a form of
@@ -229,7 +231,7 @@ def _parameter_hints(function: Callable[..., Any], state: type | None) -> dict[s
     """The evaluated type hints of the parameters (the return type is not needed, nor evaluated)."""
     local_names = {state.__name__: state} if state is not None else {}  # a state class defined in a function
     global_names = getattr(function, "__globals__", {})
-    hints = {}
+    hints: dict[str, Any] = {}
     for name, hint in inspect.get_annotations(function).items():
         if name == "return":
             continue
@@ -243,17 +245,19 @@ def _parameter_hints(function: Callable[..., Any], state: type | None) -> dict[s
     return hints
 
 
-def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+def json_schema(model: type[BaseModel]) -> JSONObject:
     """An object schema with references inlined and pydantic's titles left out, as providers like it."""
-    schema = model.model_json_schema()
+    schema: JSONObject = model.model_json_schema()
     definitions = schema.pop("$defs", {})
-    inlined = _inline(schema, definitions, set())
+    inlined = _inline(schema, definitions if isinstance(definitions, dict) else {}, set())
+    if not isinstance(inlined, dict):  # an object's schema stays an object
+        return {"type": "object", "properties": {}}
     inlined.setdefault("type", "object")
     inlined.setdefault("properties", {})
     return inlined
 
 
-def _inline(node: Any, definitions: dict[str, Any], seen: set[str]) -> Any:
+def _inline(node: JSON, definitions: JSONObject, seen: set[str]) -> JSON:
     if isinstance(node, list):
         return [_inline(item, definitions, seen) for item in node]
     if not isinstance(node, dict):
@@ -263,9 +267,10 @@ def _inline(node: Any, definitions: dict[str, Any], seen: set[str]) -> Any:
         key = reference.removeprefix("#/$defs/")
         if key in seen:  # a recursive model: an object, rather than a loop
             return {"type": "object"}
-        merged = {**definitions.get(key, {}), **{k: v for k, v in node.items() if k != "$ref"}}
+        definition = definitions.get(key)
+        merged = {**(definition if isinstance(definition, dict) else {}), **{k: v for k, v in node.items() if k != "$ref"}}
         return _inline(merged, definitions, seen | {key})
-    inlined = {}
+    inlined: JSONObject = {}
     for key, value in node.items():
         if key == "title" and isinstance(value, str):
             continue  # pydantic's titles are noise to a model
