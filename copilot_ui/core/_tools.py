@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_typeddict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic_core import ErrorDetails
 
 from ..errors import AnswerInvalid, ArgumentsInvalid
 from ..protocol._json import JSON, JSONObject
 from ._context import Session, ToolContext
 
 # A predicate answers True or False; anything else (or an exception) asks a person.
-Approval = Union[Literal["never", "always"], Callable[[dict[str, Any]], object]]
+Approval = Union[Literal["never", "always"], Callable[[JSONObject], object]]
 ExecutionMode = Literal["parallel", "sequential"]
 ToolKind = Literal["function", "human", "wildcard"]
 
@@ -45,7 +46,7 @@ class Tool:
 
     name: str
     description: str = ""
-    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})  # a JSON schema
     handler: Callable[..., Any] | None = None
     kind: ToolKind = "function"
     state: type | None = None  # a session state the handler receives as its first argument
@@ -56,12 +57,12 @@ class Tool:
     timeout: float | None = DEFAULT_TIMEOUT
     available: Callable[[Session], bool] | None = None
     agent: str | None = None  # only offered to, and run for, this agent
-    prepare_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    prepare_arguments: Callable[[JSONObject], JSONObject] | None = None
     arguments_model: type[BaseModel] | None = None
     context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
     answer_type: Any = None  # a question tool's `answer` parameter type (None: the response is the result)
 
-    def needs_approval(self, arguments: dict[str, Any]) -> bool:
+    def needs_approval(self, arguments: JSONObject) -> bool:
         """Whether a person must approve this call before it runs. Where the policy cannot say, a person is asked: a
         predicate that fails or answers anything but True or False asks (and the log says why), as does an
         approval that is not "never"."""
@@ -85,7 +86,7 @@ class Tool:
         """Whether the tool is offered in this session (page, flags)."""
         return self.available is None or bool(self.available(session))
 
-    def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, arguments: JSONObject) -> dict[str, Any]:
         """The handler's keyword arguments; ArgumentsInvalid listing the fields that are wrong."""
         if self.arguments_model is None:
             return dict(arguments)
@@ -97,7 +98,7 @@ class Tool:
                 raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
         return {name: getattr(model, name) for name in self.arguments_model.model_fields}
 
-    def _validate_decoded(self, arguments: dict[str, Any]) -> BaseModel | None:
+    def _validate_decoded(self, arguments: JSONObject) -> BaseModel | None:
         """The arguments validated once JSON strings are decoded where the schema wants one; None if that fails too."""
         repaired = self._decode_json_strings(arguments)
         if repaired is None or self.arguments_model is None:
@@ -107,12 +108,13 @@ class Tool:
         except ValidationError:
             return None
 
-    def _decode_json_strings(self, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    def _decode_json_strings(self, arguments: JSONObject) -> JSONObject | None:
         """Models often send an array or object as a JSON string: decode those where the schema wants one."""
-        properties = self.parameters.get("properties", {})
+        properties: JSON = self.parameters.get("properties")
         repaired, changed = dict(arguments), False
         for name, value in arguments.items():
-            wanted = properties.get(name, {}).get("type")
+            schema = properties.get(name) if isinstance(properties, dict) else None
+            wanted = schema.get("type") if isinstance(schema, dict) else None
             if isinstance(value, str) and wanted in ("array", "object") and value.strip()[:1] in ("[", "{"):
                 try:
                     repaired[name] = json.loads(value)
@@ -331,6 +333,6 @@ def _takes_mapping(answer_type: Any) -> bool:
     return isinstance(kind, type) and issubclass(kind, (Mapping, BaseModel))
 
 
-def _problem(item: Any) -> str:
+def _problem(item: ErrorDetails) -> str:
     where = ".".join(str(part) for part in item["loc"]) or "(the value)"
     return f"{where}: {item['msg']}"
