@@ -1,4 +1,5 @@
-# copilot_ui: `make run` serves the demo app, `make test` runs every test, `make docs` builds the docs site into site/.
+# copilot_ui: `make run` serves the demo app, `make test` runs every test, `make lint` checks style and types,
+# `make docs` builds the docs site into site/.
 # Each sets up .venv first.
 SHELL := /bin/bash
 VENV := .venv
@@ -42,8 +43,11 @@ docs: install
 bench: install
 	$(BIN)/python -m bench
 
+# Style and types: ruff, then pyright (pyproject.toml: strict on protocol/, core/, agents/, store/; standard elsewhere).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(BIN)/pyright
 
 # Chromium for the browser tests: the system's where present; Debian's package when root; Playwright's otherwise.
 browser:

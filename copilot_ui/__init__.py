@@ -25,7 +25,7 @@ work (and are tested) without importing Reflex.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _PUBLIC = {
     # declaring what the agent may do and see (Reflex layer)
@@ -81,7 +81,81 @@ _DECLARATIONS = {
     "agent_state",
 }
 
-__all__ = sorted([*_PUBLIC, *_DECLARATIONS])
+__all__ = [
+    "ActivityView",
+    "AttachmentRules",
+    "Block",
+    "CopilotState",
+    "DeclarationError",
+    "Feedback",
+    "HttpAgent",
+    "Labels",
+    "LoopLimits",
+    "McpServer",
+    "MessageView",
+    "Replace",
+    "Rewrite",
+    "Stop",
+    "TaskResult",
+    "ToolCallView",
+    "ToolContext",
+    "agent_endpoint",
+    "agent_state",
+    "attachment_endpoint",
+    "browser_tool",
+    "builtin_agent",
+    "chat",
+    "color_mode_from",
+    "compatible_model",
+    "content_security_policy",
+    "context",
+    "copilot",
+    "frontend_tool",
+    "human_in_the_loop",
+    "mcp_server",
+    "popup",
+    "render_activity",
+    "render_tool",
+    "run_task",
+    "send_message",
+    "sidebar",
+    "task_panel",
+    "text",
+    "tool_card",
+    "use_bundled_node",
+]
+
+if TYPE_CHECKING:  # what IDEs and type checkers see; at run time __getattr__ imports each name on first use
+    from ._agent_endpoint import agent_endpoint
+    from ._attachment_endpoint import attachment_endpoint
+    from ._csp import content_security_policy
+    from ._node import use_bundled_node
+    from .agents import HttpAgent
+    from .components import (
+        ActivityView,
+        MessageView,
+        ToolCallView,
+        chat,
+        color_mode_from,
+        popup,
+        send_message,
+        sidebar,
+        task_panel,
+        text,
+        tool_card,
+    )
+    from .core import AttachmentRules, Block, LoopLimits, Replace, Rewrite, Stop, ToolContext
+    from .errors import DeclarationError
+    from .server import McpServer, builtin_agent, compatible_model, mcp_server
+    from .state import CopilotState, Feedback, Labels, TaskResult, copilot, run_task
+
+    agent_state = copilot.agent_state
+    browser_tool = copilot.browser_tool
+    context = copilot.context
+    frontend_tool = copilot.frontend_tool
+    human_in_the_loop = copilot.human_in_the_loop
+    render_activity = copilot.render_activity
+    render_tool = copilot.render_tool
 
 
 def __getattr__(name: str) -> Any:

@@ -68,7 +68,7 @@ class _Attachments:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         where = scope.get("path", "") if scope["type"] == "http" else None
-        if where != self.path and not (where or "").startswith(self.path + "/"):
+        if where is None or (where != self.path and not where.startswith(self.path + "/")):
             await self.app(scope, receive, send)
             return
         from .state._attachment_grants import owner_of

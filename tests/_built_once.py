@@ -113,6 +113,11 @@ def _rewrite_port(build: Path, old: str, new: str) -> None:
                 compressed.write_bytes(gzip.compress(path.read_bytes()))
 
 
-if __name__ == "__main__":
+def serve(arguments: list[str]) -> None:
+    """`reflex <arguments>`, its build folder seeded and its build taken from the cache where it can be."""
     seed(Path(os.environ["REFLEX_WEB_WORKDIR"]).resolve() if "REFLEX_WEB_WORKDIR" in os.environ else ROOT / ".web")
-    main(sys.argv[1:])
+    main(arguments)
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1:])

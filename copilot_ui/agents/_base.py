@@ -9,8 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
@@ -51,7 +50,7 @@ class Agent(ABC):
 class AgentRun:
     """One run of an agent: an async iterator of its events that can be stopped at once."""
 
-    def __init__(self, pump: _Pump, events: AsyncIterator[BaseEvent]) -> None:
+    def __init__(self, pump: _Pump, events: AsyncGenerator[BaseEvent, None]) -> None:
         self._pump = pump
         self._events = events
 
@@ -65,17 +64,16 @@ class AgentRun:
     async def aclose(self) -> None:
         """Stop the run if it still goes and release it (for a consumer that stops reading early)."""
         self._pump.abort()
-        await self._events.aclose()  # type: ignore[attr-defined]
+        await self._events.aclose()
 
 
 class _Pump:
     """Runs a producer in a task of its own, so that an abort reaches it even while it waits."""
 
-    _DONE = object()
-
     def __init__(self, source: AsyncIterator[BaseEvent]) -> None:
         self._source = source
-        self._queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=256)
+        # The events, then None at the end or the exception that ended them.
+        self._queue: asyncio.Queue[BaseEvent | Exception | None] = asyncio.Queue(maxsize=256)
         self._task: asyncio.Task[None] | None = None
         self._aborted = False
 
@@ -85,9 +83,9 @@ class _Pump:
             self._task.cancel()
         # Wakes the consumer itself: a producer cancelled before its first step never runs to wake it.
         with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(self._DONE)
+            self._queue.put_nowait(None)
 
-    async def events(self, on_start: Callable[[], None], on_close: Callable[[], None]) -> AsyncIterator[BaseEvent]:
+    async def events(self, on_start: Callable[[], None], on_close: Callable[[], None]) -> AsyncGenerator[BaseEvent, None]:
         if self._aborted:
             raise AgentAborted()
         on_start()
@@ -97,9 +95,9 @@ class _Pump:
                 item = await self._queue.get()
                 if self._aborted:
                     raise AgentAborted()
-                if item is self._DONE:
+                if item is None:
                     break
-                if isinstance(item, BaseException):
+                if isinstance(item, Exception):
                     raise item
                 yield item
         finally:
@@ -115,9 +113,9 @@ class _Pump:
         except asyncio.CancelledError:
             # Wakes a consumer waiting on an empty queue; a full queue means it is not waiting.
             with contextlib.suppress(asyncio.QueueFull):
-                self._queue.put_nowait(self._DONE)
+                self._queue.put_nowait(None)
             raise
         except Exception as error:  # the consumer re-raises it, after the events before it
             await self._queue.put(error)
             return
-        await self._queue.put(self._DONE)
+        await self._queue.put(None)

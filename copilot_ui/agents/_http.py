@@ -125,13 +125,13 @@ class HttpAgent(Agent):
         except httpx.TimeoutException:
             raise IdleTimeout(host, limits.idle_timeout) from None
         except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:  # the latter: a URL without http(s)://
-            raise AgentUnreachable(host, _reason(error)) from None
+            raise AgentUnreachable(host, failure_reason(error)) from None
         except httpx.InvalidURL as error:  # not an httpx.HTTPError
             raise AgentUnreachable(host, f"the URL is not valid ({error})") from None
         except (httpx.RemoteProtocolError, httpx.ReadError):
             raise StreamEnded(host, stream.received) from None
         except httpx.HTTPError as error:  # anything else httpx can raise is still an AgentError
-            raise AgentError(f"talking to the agent at {host} failed: {_reason(error)}") from None
+            raise AgentError(f"talking to the agent at {host} failed: {failure_reason(error)}") from None
         finally:
             if self._client is None:
                 await client.aclose()
@@ -251,7 +251,7 @@ async def _body_start(response: httpx.Response, scrubber: Scrubber) -> str:
     return quoted_start(scrubbed, complete=complete)
 
 
-def _reason(error: Exception) -> str:
+def failure_reason(error: Exception) -> str:
     # httpx words a refusal "All connection attempts failed"; the ConnectionRefusedError is further down its causes.
     cause: BaseException | None = error
     while cause is not None:

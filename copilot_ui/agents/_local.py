@@ -8,7 +8,7 @@ the person reads its message instead (see copilot_ui.server's model errors).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 # (the exception that ended the run, whether part of a reply had arrived) → what the person reads; None keeps it as is.
 ExplainError = Callable[[Exception, bool], str | None]
+
+
+_Event = TypeVar("_Event")
 
 
 class LocalAgent(Agent):
@@ -64,7 +67,7 @@ def context_instructions(run_input: RunAgentInput) -> str | None:
     return "What the page shows now (read fresh for this request):\n" + "\n".join(lines)
 
 
-async def explained(events: AsyncIterator[Any], explain: ExplainError) -> AsyncIterator[Any]:
+async def explained(events: AsyncIterator[_Event], explain: ExplainError) -> AsyncIterator[_Event]:
     """pydantic-ai's native events as they come; the exception that ends them as RunFailed, when `explain` has words for it.
 
     The adapter downstream closes what was open and sends RUN_ERROR with the message (str of the exception).

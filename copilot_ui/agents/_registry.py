@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import httpx
 
 from ..errors import AgentError, AgentHTTPError, AgentUnreachable
+from ..protocol._json import JSON
 from ._base import Agent
-from ._http import HttpAgent, HttpLimits, _reason, quoted_start, report, request_secrets
+from ._http import HttpAgent, HttpLimits, failure_reason, quoted_start, report, request_secrets
 from ._httpx_log import hide_in_httpx_log
 from ._secrets import Scrubber
 from ._tls import new_client
@@ -67,7 +67,7 @@ class AgentRegistry:
         """
         base = runtime_url.rstrip("/")
         info = await _fetch_info(f"{base}/info", dict(headers or {}), client, limits or HttpLimits())
-        found = []
+        found: list[str] = []
         for agent_id, description in _listed_agents(info, agent_host(base)):
             self.register(
                 HttpAgent(
@@ -78,7 +78,7 @@ class AgentRegistry:
         return found
 
 
-async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClient | None, limits: HttpLimits) -> Any:
+async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClient | None, limits: HttpLimits) -> JSON:
     scrubber = Scrubber(request_secrets(url, headers))
     try:
         return await _get_info(url, headers, client, limits, scrubber)
@@ -89,7 +89,7 @@ async def _fetch_info(url: str, headers: dict[str, str], client: httpx.AsyncClie
 
 async def _get_info(
     url: str, headers: dict[str, str], client: httpx.AsyncClient | None, limits: HttpLimits, scrubber: Scrubber
-) -> Any:
+) -> JSON:
     host = agent_host(url)
     hide_in_httpx_log(url)
     owned = client is None
@@ -97,7 +97,7 @@ async def _get_info(
     try:
         response = await client.get(url, headers={"Accept": "application/json", **headers})
     except httpx.TransportError as error:
-        raise AgentUnreachable(host, _reason(error)) from None
+        raise AgentUnreachable(host, failure_reason(error)) from None
     except httpx.InvalidURL as error:
         raise AgentUnreachable(host, f"the URL is not valid ({error})") from None
     finally:
@@ -111,18 +111,18 @@ async def _get_info(
         raise AgentError(f"the runtime at {host} did not answer /info with JSON; is it a CopilotKit runtime?") from None
 
 
-def _listed_agents(info: Any, host: str) -> list[tuple[str, str]]:
+def _listed_agents(info: JSON, host: str) -> list[tuple[str, str]]:
     agents = info.get("agents") if isinstance(info, dict) else None
     if isinstance(agents, dict):
-        return [(str(agent_id), _description(entry)) for agent_id, entry in agents.items()]
+        return [(agent_id, _description(entry)) for agent_id, entry in agents.items()]
     if isinstance(agents, list):
-        listed = []
+        listed: list[tuple[str, str]] = []
         for entry in agents:
-            if isinstance(entry, dict) and isinstance(entry.get("id") or entry.get("name"), str):
-                listed.append((entry.get("id") or entry["name"], str(entry.get("description") or "")))
+            if isinstance(entry, dict) and isinstance(agent_id := entry.get("id") or entry.get("name"), str):
+                listed.append((agent_id, str(entry.get("description") or "")))
         return listed
     raise AgentError(f'the /info of the runtime at {host} has no "agents" object; is it a CopilotKit runtime?')
 
 
-def _description(entry: Any) -> str:
+def _description(entry: JSON) -> str:
     return str(entry.get("description") or "") if isinstance(entry, dict) else ""

@@ -19,7 +19,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TypeAlias
 from urllib.parse import quote, quote_plus
 
 MARKER = "[redacted]"
@@ -29,12 +29,13 @@ SECRET_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD", "_SECR
 
 _URLSAFE = str.maketrans("+/", "-_")
 _END = ""  # in a trie node: a form ends here (no character is empty)
+_Trie: TypeAlias = "dict[str, _Trie]"
 
 
 class Scrubber:
     """Replaces secrets, and their encoded forms, with a marker. Cheap to call often: one compiled pattern."""
 
-    def __init__(self, secrets: Iterable[str] = (), *, marker: str = MARKER) -> None:
+    def __init__(self, secrets: Iterable[str | None] = (), *, marker: str = MARKER) -> None:
         self.marker = marker
         self._secrets: tuple[str, ...] = tuple(
             dict.fromkeys(secret for secret in secrets if isinstance(secret, str) and len(secret) >= MIN_SECRET_CHARS)
@@ -44,7 +45,7 @@ class Scrubber:
         self._prefixes = _trie(forms)
         # One pattern shaped as the trie of the forms (a few times faster than their alternation); its greedy
         # branches take the longest form that matches at a place, so a secret holding another is replaced whole.
-        self._pattern = re.compile(_trie_pattern(self._prefixes)) if forms else None
+        self.pattern = re.compile(_trie_pattern(self._prefixes)) if forms else None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ, *, marker: str = MARKER) -> Scrubber:
@@ -61,9 +62,9 @@ class Scrubber:
 
     def scrub(self, text: str) -> str:
         """The text with every secret, in every form this scrubber knows, replaced by the marker."""
-        if self._pattern is None:
+        if self.pattern is None:
             return text
-        return self._pattern.sub(self._replace, text)
+        return self.pattern.sub(self._replace, text)
 
     def stream(self) -> StreamScrubber:
         """A scrubber for one text that arrives in pieces."""
@@ -72,7 +73,7 @@ class Scrubber:
     def _replace(self, _match: re.Match[str]) -> str:
         return self.marker
 
-    def _partial_start(self, text: str) -> int:
+    def partial_start(self, text: str) -> int:
         """Where the longest tail of the text that could be a form cut short begins (len(text) if none could)."""
         end = len(text)
         for start in range(max(0, end - self._longest + 1), end):
@@ -102,11 +103,11 @@ class StreamScrubber:
     def feed(self, piece: str) -> str:
         """What of the text so far is safe to show now (scrubbed); a tail that could begin a secret waits."""
         scrubber = self._scrubber
-        pattern = scrubber._pattern
+        pattern = scrubber.pattern
         if pattern is None:
             return piece
         text = self._held + piece
-        hold = scrubber._partial_start(text)
+        hold = scrubber.partial_start(text)
         shown: list[str] = []
         done = 0
         for match in pattern.finditer(text):
@@ -159,20 +160,20 @@ def scrubber_for(secrets: tuple[str, ...]) -> Scrubber:
     return Scrubber(secrets)
 
 
-def _trie(forms: Iterable[str]) -> dict[str, Any]:
+def _trie(forms: Iterable[str]) -> _Trie:
     """The forms as a trie: a dict per node, from a character to the next node; _END marks a form's last."""
-    root: dict[str, Any] = {}
+    root: _Trie = {}
     for form in forms:
         node = root
         for char in form:
             node = node.setdefault(char, {})
-        node[_END] = True
+        node[_END] = {}
     return root
 
 
-def _trie_pattern(node: dict[str, Any]) -> str:
+def _trie_pattern(node: _Trie) -> str:
     """A regular expression that matches the forms of a trie, the longest one where several match."""
-    branches = []
+    branches: list[str] = []
     for char, child in node.items():
         if char == _END:
             continue

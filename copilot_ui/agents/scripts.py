@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
+    Interrupt,
     RunErrorEvent,
     RunFinishedEvent,
     RunFinishedInterruptOutcome,
+    RunFinishedOutcome,
     RunFinishedSuccessOutcome,
     RunStartedEvent,
     TextMessageContentEvent,
@@ -21,16 +22,21 @@ from ag_ui.core import (
 )
 
 from ..protocol import new_id
+from ..protocol._json import JSON
 
 
 def run(
-    *body: BaseEvent | list[BaseEvent], outcome: Any = None, thread_id: str = "thread", run_id: str | None = None
+    *body: BaseEvent | list[BaseEvent],
+    outcome: RunFinishedOutcome | None = None,
+    thread_id: str = "thread",
+    run_id: str | None = None,
 ) -> list[BaseEvent]:
     """RUN_STARTED, the body, RUN_FINISHED."""
-    events: list[BaseEvent] = [RunStartedEvent(thread_id=thread_id, run_id=run_id or new_id("run-"), protocol_version="1.0")]
+    started = RunStartedEvent(thread_id=thread_id, run_id=run_id or new_id("run-"), protocol_version="1.0")
+    events: list[BaseEvent] = [started]
     for part in body:
         events.extend(part if isinstance(part, list) else [part])
-    events.append(RunFinishedEvent(thread_id=thread_id, run_id=events[0].run_id, outcome=outcome))
+    events.append(RunFinishedEvent(thread_id=thread_id, run_id=started.run_id, outcome=outcome))
     return events
 
 
@@ -47,7 +53,7 @@ def text(content: str, *, message_id: str | None = None, pieces: int = 1) -> lis
 
 
 def tool_call(
-    name: str, arguments: Any = None, *, call_id: str | None = None, parent_message_id: str | None = None, pieces: int = 1
+    name: str, arguments: JSON = None, *, call_id: str | None = None, parent_message_id: str | None = None, pieces: int = 1
 ) -> list[BaseEvent]:
     """A tool call; `arguments` is a dict (sent as JSON) or a raw string sent as it is."""
     call_id = call_id or new_id("call-")
@@ -61,12 +67,12 @@ def tool_call(
     ]
 
 
-def text_reply(content: str, **kwargs: Any) -> list[BaseEvent]:
+def text_reply(content: str, *, message_id: str | None = None, pieces: int = 1) -> list[BaseEvent]:
     """A whole run that answers with text."""
-    return run(text(content, **kwargs))
+    return run(text(content, message_id=message_id, pieces=pieces))
 
 
-def tool_calls_reply(*calls: tuple[str, Any] | tuple[str, Any, str], preamble: str | None = None) -> list[BaseEvent]:
+def tool_calls_reply(*calls: tuple[str, JSON] | tuple[str, JSON, str], preamble: str | None = None) -> list[BaseEvent]:
     """A whole run that calls tools (name, arguments[, call id]) under one assistant message."""
     message_id = new_id("msg-")
     body: list[BaseEvent] = text(preamble or "", message_id=message_id)
@@ -77,7 +83,7 @@ def tool_calls_reply(*calls: tuple[str, Any] | tuple[str, Any, str], preamble: s
     return run(body, outcome=RunFinishedSuccessOutcome(pending_tool_call_ids=pending))
 
 
-def interrupt_reply(*interrupts: Any, body: list[BaseEvent] | None = None) -> list[BaseEvent]:
+def interrupt_reply(*interrupts: Interrupt, body: list[BaseEvent] | None = None) -> list[BaseEvent]:
     """A run that ends asking a person (AG-UI interrupts)."""
     return run(body or [], outcome=RunFinishedInterruptOutcome(interrupts=list(interrupts)))
 

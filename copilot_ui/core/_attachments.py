@@ -18,9 +18,10 @@ import math
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
-from typing import Any
 
-from ag_ui.core import DataSource, DocumentPart, ImagePart, Message, TextPart, UrlSource, UserMessage
+from ag_ui.core import ContentPart, DataSource, DocumentPart, ImagePart, Message, TextPart, UrlSource, UserMessage
+
+from ..protocol._json import JSONObject
 
 REFERENCE = "copilot-attachment:"  # the source of a media part whose bytes the copilot keeps
 MB = 1_000_000
@@ -221,7 +222,7 @@ def attachment_parts(attachments: Iterable[Attachment]) -> list[ImagePart | Docu
     return parts
 
 
-def user_content(text: str, attachments: Sequence[Attachment]) -> str | list[Any]:
+def user_content(text: str, attachments: Sequence[Attachment]) -> str | list[ContentPart]:
     """A user message's content: its text alone, or its text and a part per attachment."""
     if not attachments:
         return text
@@ -232,7 +233,7 @@ def attachments_of(message: Message) -> list[Attachment]:
     """The attachments a user message refers to, in order."""
     if not isinstance(message, UserMessage) or isinstance(message.content, str):
         return []
-    found = []
+    found: list[Attachment] = []
     for part in message.content:
         attachment = _referred(part)
         if attachment is not None:
@@ -247,7 +248,10 @@ async def with_attachment_bytes(messages: list[Message], fetch: AttachmentBytes 
     if not wanted:
         return messages
     held = await fetch(wanted) if fetch is not None else {}
-    return [_inlined(message, held) if attachments_of(message) else message for message in messages]
+    return [
+        _inlined(message, held) if isinstance(message, UserMessage) and attachments_of(message) else message
+        for message in messages
+    ]
 
 
 def attachment_label(attachment: Attachment) -> str:
@@ -261,11 +265,13 @@ def labelled_file(text: str) -> tuple[str, str] | None:
     return (match["name"], match["mime"]) if match else None
 
 
-def _inlined(message: Message, held: dict[str, bytes]) -> Message:
-    parts: list[Any] = []
-    for part in message.content:  # type: ignore[union-attr]
+def _inlined(message: UserMessage, held: dict[str, bytes]) -> UserMessage:
+    if isinstance(message.content, str):
+        return message
+    parts: list[ContentPart] = []
+    for part in message.content:
         attachment = _referred(part)
-        if attachment is None:
+        if attachment is None or isinstance(part, TextPart):
             parts.append(part)
             continue
         data = held.get(attachment.id)
@@ -278,11 +284,11 @@ def _inlined(message: Message, held: dict[str, bytes]) -> Message:
     return message.model_copy(update={"content": parts})
 
 
-def _referred(part: Any) -> Attachment | None:
-    source = getattr(part, "source", None)
+def _referred(part: ContentPart) -> Attachment | None:
+    source = None if isinstance(part, TextPart) else part.source
     if not isinstance(source, UrlSource) or not source.value.startswith(REFERENCE):
         return None
-    metadata = part.metadata if isinstance(part.metadata, dict) else {}
+    metadata: JSONObject = part.metadata or {}
     name = str(metadata.get("filename") or "file")
     size = metadata.get("size")
     return Attachment(

@@ -12,6 +12,7 @@ from typing import Any, Literal, Union
 
 from ag_ui.core import ToolCall
 
+from ..protocol._json import JSON, JSONObject
 from ._tools import Tool
 
 AnsweredStatus = Literal["complete", "error", "denied", "skipped", "aborted"]
@@ -50,16 +51,16 @@ class Waiting:
 Prepared = Union[Ready, Answered, Waiting]
 
 
-def parse_arguments(call: ToolCall) -> dict[str, Any]:
+def parse_arguments(call: ToolCall) -> JSONObject:
     """The call's arguments as an object: "", null or nothing mean {}; anything else must be a JSON object.
 
     Raises ValueError with a message naming the tool and the problem.
     """
     raw = call.function.arguments
-    if raw is None or not raw.strip():
+    if not raw.strip():
         return {}
     try:
-        value = json.loads(raw)
+        value: JSON = json.loads(raw)
     except json.JSONDecodeError as error:
         raise ValueError(
             f"the arguments of {call.function.name} are not valid JSON ({error.msg} at character {error.pos}); "
@@ -75,13 +76,13 @@ def parse_arguments(call: ToolCall) -> dict[str, Any]:
 def signature(call: ToolCall) -> str:
     """Name and canonical arguments (their text when they are not JSON): equal signatures do the same thing."""
     try:
-        arguments: Any = parse_arguments(call)
+        arguments: JSON = parse_arguments(call)
     except ValueError:
         arguments = call.function.arguments
     return call.function.name + "\x00" + canonical_json(arguments)
 
 
-def canonical_json(value: Any) -> str:
+def canonical_json(value: object) -> str:
     """One text for equal values: keys sorted, no spaces."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
@@ -92,5 +93,6 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-def _json_type(value: Any) -> str:
-    return {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(type(value), "that")
+def _json_type(value: JSON) -> str:
+    names: dict[type, str] = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+    return names.get(type(value), "that")

@@ -46,7 +46,7 @@ class Claim:
             return
         self._released = True
         self.turn = None
-        self._registry._forget(self)
+        self._registry.forget(self)
         if self._ended is not None:
             self._ended.set()
 
@@ -81,7 +81,7 @@ class Claims:
         """The claim holding the thread, if any."""
         return self._held.get(thread_id)
 
-    def _forget(self, claim: Claim) -> None:
+    def forget(self, claim: Claim) -> None:
         if self._held.get(claim.thread_id) is claim:
             del self._held[claim.thread_id]
 

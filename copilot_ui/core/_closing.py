@@ -51,7 +51,7 @@ async def answer_open_calls(
         for interrupt in thread.interrupts:
             key = interrupt_key(interrupt)
             if key not in thread.decisions:
-                thread._decide_for_person(key, Deny(reason))
+                thread.decide_for_person(key, Deny(reason))
 
 
 async def close(turn: Turn, outcome: TurnOutcome) -> TurnOutcome:

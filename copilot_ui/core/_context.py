@@ -23,7 +23,7 @@ class Session:
     """The route of the page the person is on (`/orders`): what `available=` predicates look at."""
     flags: frozenset[str] = frozenset()
     """Flags for `available=` predicates (the copilot's Reflex binding sets none; an integrator's RunLoop may)."""
-    data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    data: dict[str, Any] = field(default_factory=dict[str, Any], hash=False, compare=False)
     """Anything else an integrator gives the run's tools."""
 
 

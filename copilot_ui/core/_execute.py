@@ -34,15 +34,14 @@ logger = logging.getLogger("copilot_ui.core")
 
 def start(turn: Turn, call: ToolCall, ready: Ready) -> None:
     """Start the call's task; its context exists at once, so that a stop can signal it before it runs."""
-    context = ToolContext(call.id, call.function.name, turn.loop.session, _state_access=turn.loop.state_access)
+    progress = _Progress(turn, call.id)
+    context = ToolContext(call.id, call.function.name, turn.loop.session, _report=progress, _state_access=turn.loop.state_access)
     turn.contexts[call.id] = context
-    turn.running[call.id] = asyncio.create_task(_execute(turn, call, ready, context), name=f"tool {call.function.name}")
+    turn.running[call.id] = asyncio.create_task(_execute(turn, call, ready, context, progress), name=f"tool {call.function.name}")
 
 
-async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContext) -> None:
+async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContext, progress: _Progress) -> None:
     name = call.function.name
-    deliveries: list[Awaitable[Any]] = []
-    context._report = lambda fraction, message: _report(turn, deliveries, ToolProgress(call.id, fraction, message))
     content, is_error, status = "aborted: the run was stopped while this tool ran", True, "aborted"
     try:
         async with _slot(turn):
@@ -63,8 +62,8 @@ async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContex
         else:
             logger.warning("tool %s failed", name, exc_info=True)
     finally:
-        context._report = None  # progress after the call settled is ignored
-        for pending in deliveries:
+        progress.settled = True  # progress after the call settled is ignored
+        for pending in progress.deliveries:
             await finish_delivery(pending)
         await _finish(turn, call, ready, content, is_error, status)
 
@@ -86,8 +85,9 @@ async def _invoke(turn: Turn, tool: Tool, kwargs: dict[str, Any], context: ToolC
 
     if tool.timeout is None:
         return await call_handler()
+    deadline = asyncio.timeout(tool.timeout)
     try:
-        async with asyncio.timeout(tool.timeout) as deadline:
+        async with deadline:
             return await call_handler()
     except TimeoutError:
         if deadline.expired():
@@ -121,10 +121,20 @@ async def _after_tool(turn: Turn, call: ToolCall, ready: Ready, content: str, is
     return content, is_error
 
 
-def _report(turn: Turn, deliveries: list[Awaitable[Any]], event: ToolProgress) -> None:
-    pending = start_delivery(turn.loop.emit, event)
-    if pending is not None:  # an async subscriber: delivered before the call's end
-        deliveries.append(asyncio.ensure_future(pending))
+class _Progress:
+    """A running tool's progress reports (ToolContext.progress), delivered before the call's end."""
+
+    def __init__(self, turn: Turn, call_id: str) -> None:
+        self.turn, self.call_id = turn, call_id
+        self.deliveries: list[Awaitable[object]] = []
+        self.settled = False
+
+    def __call__(self, fraction: float | None, message: str) -> None:
+        if self.settled:
+            return
+        pending = start_delivery(self.turn.loop.emit, ToolProgress(self.call_id, fraction, message))
+        if pending is not None:  # an async subscriber: delivered before the call's end
+            self.deliveries.append(asyncio.ensure_future(pending))
 
 
 def _slot(turn: Turn) -> contextlib.AbstractAsyncContextManager[Any]:

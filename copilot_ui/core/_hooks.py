@@ -83,19 +83,19 @@ Hook = Callable[..., Any]
 class Hooks:
     """Lists of hooks, called in order; the first that decides something wins."""
 
-    before_run: list[Hook] = field(default_factory=list)
+    before_run: list[Hook] = field(default_factory=list[Hook])
     """`(thread) -> None | Stop`: when a turn starts."""
-    after_run: list[Hook] = field(default_factory=list)
+    after_run: list[Hook] = field(default_factory=list[Hook])
     """`(thread, outcome) -> None`: after the turn, whatever its end."""
-    before_agent_call: list[Hook] = field(default_factory=list)
+    before_agent_call: list[Hook] = field(default_factory=list[Hook])
     """`(run_input) -> None | RunAgentInput | Stop`: before each agent run; may replace what is sent."""
-    after_agent_call: list[Hook] = field(default_factory=list)
+    after_agent_call: list[Hook] = field(default_factory=list[Hook])
     """`(run_input, thread) -> None | Stop`: after each agent run."""
-    before_tool: list[Hook] = field(default_factory=list)
+    before_tool: list[Hook] = field(default_factory=list[Hook])
     """`(call) -> None | Block | Rewrite | Stop`: a call with valid arguments, before it runs or asks for approval."""
-    after_tool: list[Hook] = field(default_factory=list)
+    after_tool: list[Hook] = field(default_factory=list[Hook])
     """`(call, result) -> None | Replace | Stop`: after a call has its result."""
-    on_event: list[Hook] = field(default_factory=list)
+    on_event: list[Hook] = field(default_factory=list[Hook])
     """`(event) -> None | Stop`: for every AG-UI event applied to the thread."""
 
     async def call(self, name: str, *args: Any) -> Any:

@@ -49,7 +49,7 @@ async def announce_interrupts(turn: Turn) -> None:
 
 def resume_entries(turn: Turn) -> list[ResumeEntry] | None:
     """What the next run tells the agent about each of its interrupts."""
-    entries = []
+    entries: list[ResumeEntry] = []
     for interrupt in turn.thread.interrupts:
         decision = turn.thread.decisions.get(interrupt_key(interrupt))
         if not turn.loop.ask_person:

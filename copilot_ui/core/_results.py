@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Literal, cast
 
 from ag_ui.core import ToolCall
 from pydantic import BaseModel
@@ -82,11 +82,11 @@ def _wish(tool: Tool | None, is_error: bool) -> str:
     return "quiet"
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> object:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
+        return list(cast("Iterable[object]", value))  # isinstance cannot tell their elements' type
     return str(value)

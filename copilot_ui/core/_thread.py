@@ -41,7 +41,9 @@ class TurnBook:
 
     agent_runs: int = 0  # runs of the agent in this turn, the first included
     follow_up_due: bool = False  # every call of the last batch has its result and one wants a follow-up
-    batch: dict[str, str] = field(default_factory=dict)  # call id → what its result asks: follow_up, complete_run, quiet
+    batch: dict[str, str] = field(
+        default_factory=dict[str, str]
+    )  # call id → what its result asks: follow_up, complete_run, quiet
     last_call_signature: str | None = None
     same_call_streak: int = 0  # replies in a row that made the same call
     last_call_run: int = 0  # the agent run (of this turn) that made the last call counted
@@ -83,7 +85,7 @@ class Thread(protocol.AGUIThread):
         self.awaiting.pop(key, None)
         self.decisions.pop(key, None)
 
-    def _decide_for_person(self, key: str, decision: Decision) -> None:
+    def decide_for_person(self, key: str, decision: Decision) -> None:
         """The loop decides in the person's name (they wrote instead, or stopped): a later click finds it decided."""
         self.decisions[key] = decision
 

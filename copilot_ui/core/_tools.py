@@ -23,11 +23,14 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_typeddict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic_core import ErrorDetails
 
 from ..errors import AnswerInvalid, ArgumentsInvalid
+from ..protocol._json import JSON, JSONObject
 from ._context import Session, ToolContext
 
-Approval = Union[Literal["never", "always"], Callable[[dict[str, Any]], bool]]
+# A predicate answers True or False; anything else (or an exception) asks a person.
+Approval = Union[Literal["never", "always"], Callable[[JSONObject], object]]
 ExecutionMode = Literal["parallel", "sequential"]
 ToolKind = Literal["function", "human", "wildcard"]
 
@@ -43,7 +46,7 @@ class Tool:
 
     name: str
     description: str = ""
-    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})  # a JSON schema
     handler: Callable[..., Any] | None = None
     kind: ToolKind = "function"
     state: type | None = None  # a session state the handler receives as its first argument
@@ -54,12 +57,12 @@ class Tool:
     timeout: float | None = DEFAULT_TIMEOUT
     available: Callable[[Session], bool] | None = None
     agent: str | None = None  # only offered to, and run for, this agent
-    prepare_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    prepare_arguments: Callable[[JSONObject], JSONObject] | None = None
     arguments_model: type[BaseModel] | None = None
     context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
     answer_type: Any = None  # a question tool's `answer` parameter type (None: the response is the result)
 
-    def needs_approval(self, arguments: dict[str, Any]) -> bool:
+    def needs_approval(self, arguments: JSONObject) -> bool:
         """Whether a person must approve this call before it runs. Where the policy cannot say, a person is asked: a
         predicate that fails or answers anything but True or False asks (and the log says why), as does an
         approval that is not "never"."""
@@ -83,7 +86,7 @@ class Tool:
         """Whether the tool is offered in this session (page, flags)."""
         return self.available is None or bool(self.available(session))
 
-    def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, arguments: JSONObject) -> dict[str, Any]:
         """The handler's keyword arguments; ArgumentsInvalid listing the fields that are wrong."""
         if self.arguments_model is None:
             return dict(arguments)
@@ -95,7 +98,7 @@ class Tool:
                 raise ArgumentsInvalid(self.name, [_problem(item) for item in error.errors(include_url=False)]) from None
         return {name: getattr(model, name) for name in self.arguments_model.model_fields}
 
-    def _validate_decoded(self, arguments: dict[str, Any]) -> BaseModel | None:
+    def _validate_decoded(self, arguments: JSONObject) -> BaseModel | None:
         """The arguments validated once JSON strings are decoded where the schema wants one; None if that fails too."""
         repaired = self._decode_json_strings(arguments)
         if repaired is None or self.arguments_model is None:
@@ -105,12 +108,13 @@ class Tool:
         except ValidationError:
             return None
 
-    def _decode_json_strings(self, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    def _decode_json_strings(self, arguments: JSONObject) -> JSONObject | None:
         """Models often send an array or object as a JSON string: decode those where the schema wants one."""
-        properties = self.parameters.get("properties", {})
+        properties: JSON = self.parameters.get("properties")
         repaired, changed = dict(arguments), False
         for name, value in arguments.items():
-            wanted = properties.get(name, {}).get("type")
+            schema = properties.get(name) if isinstance(properties, dict) else None
+            wanted = schema.get("type") if isinstance(schema, dict) else None
             if isinstance(value, str) and wanted in ("array", "object") and value.strip()[:1] in ("[", "{"):
                 try:
                     repaired[name] = json.loads(value)
@@ -124,7 +128,7 @@ class Tool:
         """Whether a person's answer to this question may be plain text (a message they typed, say)."""
         return self.answer_type is None or self.answer_type in (str, Any)
 
-    async def answered(self, kwargs: dict[str, Any], response: Any, state: Any = None) -> Any:
+    async def answered(self, kwargs: dict[str, Any], response: JSON, state: Any = None) -> Any:
         """A question's result for the person's response: its function's, called with the validated arguments and the
             response checked against the `answer` parameter's type; the response itself when it has no such function.
             A question declared with `state=` gets `state` first, as a frontend tool does. A dict of one field (a form of
@@ -229,7 +233,7 @@ def _parameter_hints(function: Callable[..., Any], state: type | None) -> dict[s
     """The evaluated type hints of the parameters (the return type is not needed, nor evaluated)."""
     local_names = {state.__name__: state} if state is not None else {}  # a state class defined in a function
     global_names = getattr(function, "__globals__", {})
-    hints = {}
+    hints: dict[str, Any] = {}
     for name, hint in inspect.get_annotations(function).items():
         if name == "return":
             continue
@@ -243,17 +247,19 @@ def _parameter_hints(function: Callable[..., Any], state: type | None) -> dict[s
     return hints
 
 
-def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+def json_schema(model: type[BaseModel]) -> JSONObject:
     """An object schema with references inlined and pydantic's titles left out, as providers like it."""
-    schema = model.model_json_schema()
+    schema: JSONObject = model.model_json_schema()
     definitions = schema.pop("$defs", {})
-    inlined = _inline(schema, definitions, set())
+    inlined = _inline(schema, definitions if isinstance(definitions, dict) else {}, set())
+    if not isinstance(inlined, dict):  # an object's schema stays an object
+        return {"type": "object", "properties": {}}
     inlined.setdefault("type", "object")
     inlined.setdefault("properties", {})
     return inlined
 
 
-def _inline(node: Any, definitions: dict[str, Any], seen: set[str]) -> Any:
+def _inline(node: JSON, definitions: JSONObject, seen: set[str]) -> JSON:
     if isinstance(node, list):
         return [_inline(item, definitions, seen) for item in node]
     if not isinstance(node, dict):
@@ -263,9 +269,10 @@ def _inline(node: Any, definitions: dict[str, Any], seen: set[str]) -> Any:
         key = reference.removeprefix("#/$defs/")
         if key in seen:  # a recursive model: an object, rather than a loop
             return {"type": "object"}
-        merged = {**definitions.get(key, {}), **{k: v for k, v in node.items() if k != "$ref"}}
+        definition = definitions.get(key)
+        merged = {**(definition if isinstance(definition, dict) else {}), **{k: v for k, v in node.items() if k != "$ref"}}
         return _inline(merged, definitions, seen | {key})
-    inlined = {}
+    inlined: JSONObject = {}
     for key, value in node.items():
         if key == "title" and isinstance(value, str):
             continue  # pydantic's titles are noise to a model
@@ -326,6 +333,6 @@ def _takes_mapping(answer_type: Any) -> bool:
     return isinstance(kind, type) and issubclass(kind, (Mapping, BaseModel))
 
 
-def _problem(item: Any) -> str:
+def _problem(item: ErrorDetails) -> str:
     where = ".".join(str(part) for part in item["loc"]) or "(the value)"
     return f"{where}: {item['msg']}"

@@ -2,11 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    StateDeltaEvent,
+    StateSnapshotEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
 
-from ag_ui.core import EventType
-
-from . import _events as events
+from ..protocol._json import JSON
+from ._events import (
+    LoopEvent,
+    MessageEnded,
+    MessageStarted,
+    ReasoningDelta,
+    ReasoningEnded,
+    ReasoningStarted,
+    StateChanged,
+    TextDelta,
+    ToolCallArguments,
+    ToolCallEnded,
+    ToolCallStarted,
+    ToolExecutionEnded,
+)
 from ._results import result_text
 from ._thread import Thread
 
@@ -14,40 +41,41 @@ from ._thread import Thread
 SILENT = frozenset({EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR})
 
 
-def translate(event: Any, thread: Thread) -> events.LoopEvent | None:
+def translate(event: BaseEvent, thread: Thread) -> LoopEvent | None:
     """The loop event an applied AG-UI event stands for; None when it has none (it reaches subscribers as it is)."""
-    kind = event.type
-    if kind is EventType.TEXT_MESSAGE_CONTENT:
-        return events.TextDelta(event.message_id, event.delta)
-    if kind is EventType.TOOL_CALL_ARGS:
-        return events.ToolCallArguments(event.tool_call_id, event.delta)
-    if kind is EventType.REASONING_MESSAGE_CONTENT:
-        return events.ReasoningDelta(event.message_id, event.delta)
-    if kind is EventType.TEXT_MESSAGE_START:
-        return events.MessageStarted(event.message_id, event.role or "assistant")
-    if kind is EventType.TEXT_MESSAGE_END:
-        return events.MessageEnded(event.message_id)
-    if kind is EventType.REASONING_MESSAGE_START:
-        return events.ReasoningStarted(event.message_id)
-    if kind is EventType.REASONING_MESSAGE_END:
-        return events.ReasoningEnded(event.message_id)
-    if kind is EventType.TOOL_CALL_START:
-        return events.ToolCallStarted(event.tool_call_id, event.tool_call_name, event.parent_message_id)
-    if kind is EventType.TOOL_CALL_END:
-        return events.ToolCallEnded(event.tool_call_id)
-    if kind is EventType.TOOL_CALL_RESULT:
-        call = thread.tool_call(event.tool_call_id)
-        content = event.content if isinstance(event.content, str) else result_text(event.content)
-        return events.ToolExecutionEnded(event.tool_call_id, call.function.name if call else "", content, False)
-    if kind is EventType.STATE_SNAPSHOT or kind is EventType.STATE_DELTA:
-        return events.StateChanged(thread.state)
-    return None
+    match event:
+        case TextMessageContentEvent():
+            return TextDelta(event.message_id, event.delta)
+        case ToolCallArgsEvent():
+            return ToolCallArguments(event.tool_call_id, event.delta)
+        case ReasoningMessageContentEvent():
+            return ReasoningDelta(event.message_id, event.delta)
+        case TextMessageStartEvent():
+            return MessageStarted(event.message_id, event.role or "assistant")
+        case TextMessageEndEvent():
+            return MessageEnded(event.message_id)
+        case ReasoningMessageStartEvent():
+            return ReasoningStarted(event.message_id)
+        case ReasoningMessageEndEvent():
+            return ReasoningEnded(event.message_id)
+        case ToolCallStartEvent():
+            return ToolCallStarted(event.tool_call_id, event.tool_call_name, event.parent_message_id)
+        case ToolCallEndEvent():
+            return ToolCallEnded(event.tool_call_id)
+        case ToolCallResultEvent():
+            call = thread.tool_call(event.tool_call_id)
+            content = event.content if isinstance(event.content, str) else result_text(event.content)
+            return ToolExecutionEnded(event.tool_call_id, call.function.name if call else "", content, False)
+        case StateSnapshotEvent() | StateDeltaEvent():
+            return StateChanged(thread.state)
+        case _:
+            return None
 
 
-def finish_reason(result: Any) -> str | None:
+def finish_reason(result: JSON) -> str | None:
     """The reason a reply ended, as a RUN_FINISHED result may carry it ("length" when it was cut off)."""
     if isinstance(result, dict):
         for key in ("finishReason", "finish_reason", "stopReason", "stop_reason"):
-            if isinstance(result.get(key), str):
-                return result[key]
+            if isinstance(reason := result.get(key), str):
+                return reason
     return None

@@ -52,7 +52,7 @@ class Press:
     """A tool a person ran from a button (RunLoop.run_tool), and what follows its result."""
 
     name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
+    arguments: dict[str, Any] = field(default_factory=dict[str, Any])
     follow_up: FollowUp = False
     call_id: str = ""  # set once the call is in the thread
 

@@ -24,7 +24,7 @@ class DashboardState(rx.State):
     """What the person sees on the dashboard; its orders live in the app's database (`demo/orders.py`)."""
 
     theme: str = "light"
-    orders: list[Order] = rx.field(default_factory=list)
+    orders: rx.Field[list[Order]] = rx.field(default_factory=list)
     city: str = ""  # the Orders table shows this city only ("" shows all)
     status: str = ""  # and this status only ("" shows all)
     workspace: str = rx.Cookie("", name="demo_workspace", max_age=WORKSPACE_DAYS * 86400, same_site="lax")

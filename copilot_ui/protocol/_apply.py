@@ -12,19 +12,37 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable
-from typing import Any
 
 from ag_ui.core import (
+    ActivityDeltaEvent,
     ActivityMessage,
+    ActivitySnapshotEvent,
     AssistantMessage,
     BaseEvent,
+    CustomEvent,
     DeveloperMessage,
-    EventType,
     FunctionCall,
+    Message,
+    MessagesSnapshotEvent,
+    ReasoningEncryptedValueEvent,
     ReasoningMessage,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    StateDeltaEvent,
+    StateSnapshotEvent,
     SystemMessage,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
     ToolCall,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
     ToolMessage,
     UserMessage,
 )
@@ -33,10 +51,11 @@ from ..errors import PatchError
 from ._patch import apply_patch
 from ._predict_state import PREDICT_STATE, StatePredictor
 from ._thread import AGUIThread, RunOutcome
+from ._verify import Attributed as _Attributed
 
 logger = logging.getLogger("copilot_ui.protocol")
 
-_TEXT_MESSAGE_TYPES: dict[str, type] = {
+_TEXT_MESSAGE_TYPES: dict[str, type[AssistantMessage | UserMessage | SystemMessage | DeveloperMessage]] = {
     "assistant": AssistantMessage,
     "user": UserMessage,
     "system": SystemMessage,
@@ -50,34 +69,48 @@ class EventApplier:
     def __init__(self, thread: AGUIThread) -> None:
         self.thread = thread
         self._predictor = StatePredictor(thread)
-        self._apply: dict[EventType, Callable[[Any], None]] = {
-            EventType.TEXT_MESSAGE_START: self._text_start,
-            EventType.TEXT_MESSAGE_CONTENT: self._text_content,
-            EventType.TEXT_MESSAGE_END: self._text_end,
-            EventType.TOOL_CALL_START: self._tool_start,
-            EventType.TOOL_CALL_ARGS: self._tool_args,
-            EventType.TOOL_CALL_END: self._tool_end,
-            EventType.TOOL_CALL_RESULT: self._tool_result,
-            EventType.STATE_SNAPSHOT: self._state_snapshot,
-            EventType.STATE_DELTA: self._state_delta,
-            EventType.MESSAGES_SNAPSHOT: self._messages_snapshot,
-            EventType.ACTIVITY_SNAPSHOT: self._activity_snapshot,
-            EventType.ACTIVITY_DELTA: self._activity_delta,
-            EventType.REASONING_MESSAGE_START: self._reasoning_start,
-            EventType.REASONING_MESSAGE_CONTENT: self._text_content,
-            EventType.REASONING_MESSAGE_END: self._text_end,
-            EventType.REASONING_ENCRYPTED_VALUE: self._encrypted_value,
-            EventType.CUSTOM: self._custom,
-            EventType.RUN_STARTED: self._run_started,
-            EventType.RUN_FINISHED: self._run_finished,
-            EventType.RUN_ERROR: self._run_error,
-        }
 
     def apply(self, event: BaseEvent) -> None:
         """Change the thread as the event says (chunk events must be expanded before)."""
-        change = self._apply.get(event.type)
-        if change is not None:
-            change(event)
+        match event:  # the events of every token first
+            case TextMessageContentEvent() | ReasoningMessageContentEvent():
+                self._text_content(event)
+            case ToolCallArgsEvent():
+                self._tool_args(event)
+            case StateDeltaEvent():
+                self._state_delta(event)
+            case TextMessageStartEvent():
+                self._text_start(event)
+            case TextMessageEndEvent() | ReasoningMessageEndEvent():
+                self._text_end(event)
+            case ToolCallStartEvent():
+                self._tool_start(event)
+            case ToolCallEndEvent():
+                self._tool_end(event)
+            case ToolCallResultEvent():
+                self._tool_result(event)
+            case StateSnapshotEvent():
+                self._state_snapshot(event)
+            case MessagesSnapshotEvent():
+                self._messages_snapshot(event)
+            case ActivitySnapshotEvent():
+                self._activity_snapshot(event)
+            case ActivityDeltaEvent():
+                self._activity_delta(event)
+            case ReasoningMessageStartEvent():
+                self._reasoning_start(event)
+            case ReasoningEncryptedValueEvent():
+                self._encrypted_value(event)
+            case CustomEvent():
+                self._custom(event)
+            case RunStartedEvent():
+                self._run_started(event)
+            case RunFinishedEvent():
+                self._run_finished(event)
+            case RunErrorEvent():
+                self._run_error(event)
+            case _:
+                pass
 
     def _warn(self, text: str) -> None:
         self.thread.warnings.append(text)
@@ -85,34 +118,29 @@ class EventApplier:
 
     # Text and reasoning messages
 
-    def _text_start(self, event: Any) -> None:
+    def _text_start(self, event: TextMessageStartEvent) -> None:
         thread, message_id = self.thread, event.message_id
         existing = thread.message(message_id)
         if isinstance(existing, ActivityMessage):
             self._warn(f"TEXT_MESSAGE_START: {message_id!r} is an activity message; ids must be unique")
             return
         if existing is None:
-            message_type = _TEXT_MESSAGE_TYPES.get(event.role or "assistant", AssistantMessage)
-            fields: dict[str, Any] = {"id": message_id, "content": ""}
+            existing = _TEXT_MESSAGE_TYPES.get(event.role or "assistant", AssistantMessage)(id=message_id, content="")
             if event.name is not None:
-                fields["name"] = event.name
-            if event.subagent_run_id is not None:
-                fields["subagent_run_id"] = event.subagent_run_id
-            existing = message_type(**fields)
+                existing.name = event.name
+            _attribute(existing, event)
             thread.add_message(existing)
         _merge_metadata(existing, event)
 
-    def _text_content(self, event: Any) -> None:
-        thread = self.thread
-        message = thread._by_id.get(event.message_id)  # a hot path: no join on lookup
-        if message is None or isinstance(message, ActivityMessage):
+    def _text_content(self, event: TextMessageContentEvent | ReasoningMessageContentEvent) -> None:
+        message = self.thread.append_text(event.message_id, event.delta)
+        if message is None:
             self._warn(f"{event.type.value}: no text message {event.message_id!r}")
             return
-        thread.append_text(event.message_id, event.delta)
         if event.metadata is not None:
             _merge_metadata(message, event)
 
-    def _text_end(self, event: Any) -> None:
+    def _text_end(self, event: TextMessageEndEvent | ReasoningMessageEndEvent) -> None:
         message = self.thread.message(event.message_id)
         if message is None or isinstance(message, ActivityMessage):
             self._warn(f"{event.type.value}: no text message {event.message_id!r}")
@@ -120,20 +148,18 @@ class EventApplier:
         self.thread.end_text(event.message_id)
         _merge_metadata(message, event)
 
-    def _reasoning_start(self, event: Any) -> None:
+    def _reasoning_start(self, event: ReasoningMessageStartEvent) -> None:
         existing = self.thread.message(event.message_id)
         if isinstance(existing, ActivityMessage):
             self._warn(f"REASONING_MESSAGE_START: {event.message_id!r} is an activity message; ids must be unique")
             return
         if existing is None:
-            fields: dict[str, Any] = {"id": event.message_id, "content": ""}
-            if event.subagent_run_id is not None:
-                fields["subagent_run_id"] = event.subagent_run_id
-            existing = ReasoningMessage(**fields)
+            existing = ReasoningMessage(id=event.message_id, content="")
+            _attribute(existing, event)
             self.thread.add_message(existing)
         _merge_metadata(existing, event)
 
-    def _encrypted_value(self, event: Any) -> None:
+    def _encrypted_value(self, event: ReasoningEncryptedValueEvent) -> None:
         thread = self.thread
         target = thread.tool_call(event.entity_id) if event.subtype == "tool-call" else thread.message(event.entity_id)
         if target is None or isinstance(target, ActivityMessage):
@@ -143,7 +169,7 @@ class EventApplier:
 
     # Tool calls
 
-    def _tool_start(self, event: Any) -> None:
+    def _tool_start(self, event: ToolCallStartEvent) -> None:
         thread, call_id = self.thread, event.tool_call_id
         existing = thread.tool_call(call_id)
         if existing is not None:
@@ -158,33 +184,29 @@ class EventApplier:
         thread.start_tool_call(owner, call)
         self._predictor.call_started(call_id, event.tool_call_name)
 
-    def _assistant_for(self, event: Any) -> AssistantMessage:
+    def _assistant_for(self, event: ToolCallStartEvent) -> AssistantMessage:
         thread, parent_id = self.thread, event.parent_message_id
         parent = thread.message(parent_id) if parent_id is not None else None
         if isinstance(parent, AssistantMessage):
             return parent
         if parent is not None:
             self._warn(f"TOOL_CALL_START: parent {parent_id!r} is a {parent.role} message; the call gets its own")
-        fields: dict[str, Any] = {"id": parent_id if parent is None and parent_id else event.tool_call_id, "tool_calls": []}
-        if event.subagent_run_id is not None:
-            fields["subagent_run_id"] = event.subagent_run_id
-        created = AssistantMessage(**fields)
+        created = AssistantMessage(id=parent_id if parent is None and parent_id else event.tool_call_id, tool_calls=[])
+        _attribute(created, event)
         thread.add_message(created)
         return created
 
-    def _tool_args(self, event: Any) -> None:
-        thread = self.thread
-        call = thread._calls.get(event.tool_call_id)  # a hot path: no join on lookup
+    def _tool_args(self, event: ToolCallArgsEvent) -> None:
+        call = self.thread.append_arguments(event.tool_call_id, event.delta)
         if call is None:
             self._warn(f"TOOL_CALL_ARGS: no tool call {event.tool_call_id!r}")
             return
-        thread.append_arguments(event.tool_call_id, event.delta)
         if event.metadata is not None:
             _merge_metadata(call, event)
-        if event.tool_call_id in thread.predicting:
+        if event.tool_call_id in self.thread.predicting:
             self._predictor.arguments_grew(event.tool_call_id)
 
-    def _tool_end(self, event: Any) -> None:
+    def _tool_end(self, event: ToolCallEndEvent) -> None:
         call = self.thread.tool_call(event.tool_call_id)
         if call is None:
             self._warn(f"TOOL_CALL_END: no tool call {event.tool_call_id!r}")
@@ -193,26 +215,24 @@ class EventApplier:
         _merge_metadata(call, event)
         self._predictor.call_ended(event.tool_call_id)
 
-    def _tool_result(self, event: Any) -> None:
-        fields: dict[str, Any] = {"id": event.message_id, "tool_call_id": event.tool_call_id, "content": event.content}
-        if event.subagent_run_id is not None:
-            fields["subagent_run_id"] = event.subagent_run_id
-        result = ToolMessage(**fields)
+    def _tool_result(self, event: ToolCallResultEvent) -> None:
+        result = ToolMessage(id=event.message_id, tool_call_id=event.tool_call_id, content=event.content)
+        _attribute(result, event)
         _merge_metadata(result, event)
         self.thread.append_result(result)
 
     # State and snapshots
 
-    def _state_snapshot(self, event: Any) -> None:
+    def _state_snapshot(self, event: StateSnapshotEvent) -> None:
         self.thread.state = copy.deepcopy(event.snapshot)  # deltas patch the state in place, not the event
 
-    def _state_delta(self, event: Any) -> None:
+    def _state_delta(self, event: StateDeltaEvent) -> None:
         try:
             self.thread.state = apply_patch(self.thread.state, event.delta)
         except PatchError as error:
             self._warn(f"STATE_DELTA did not apply, the state is unchanged: {error}")
 
-    def _messages_snapshot(self, event: Any) -> None:
+    def _messages_snapshot(self, event: MessagesSnapshotEvent) -> None:
         thread, snapshot = self.thread, event.messages
         by_id = {message.id: message for message in snapshot}
         keep_activity = not any(message.role == "activity" for message in snapshot)
@@ -226,20 +246,19 @@ class EventApplier:
         ]
         thread.replace_messages([*kept, *(message for message in snapshot if message.id in by_id)])
 
-    def _activity_snapshot(self, event: Any) -> None:
+    def _activity_snapshot(self, event: ActivitySnapshotEvent) -> None:
         thread = self.thread
         existing = thread.message(event.message_id)
         replace = event.replace is not False
         content = copy.deepcopy(event.content)  # deltas patch the content in place, not the event
-        fields: dict[str, Any] = {"id": event.message_id, "activity_type": event.activity_type, "content": content}
-        if event.subagent_run_id is not None:
-            fields["subagent_run_id"] = event.subagent_run_id
         if existing is None:
-            created = ActivityMessage(**fields)
+            created = ActivityMessage(id=event.message_id, activity_type=event.activity_type, content=content)
+            _attribute(created, event)
             _merge_metadata(created, event)
             thread.add_message(created)
         elif replace:
-            updated = ActivityMessage(**fields)
+            updated = ActivityMessage(id=event.message_id, activity_type=event.activity_type, content=content)
+            _attribute(updated, event)
             if existing.role == "activity":
                 updated.metadata = existing.metadata
             _merge_metadata(updated, event)
@@ -247,7 +266,7 @@ class EventApplier:
         else:
             _merge_metadata(existing, event)
 
-    def _activity_delta(self, event: Any) -> None:
+    def _activity_delta(self, event: ActivityDeltaEvent) -> None:
         activity = self.thread.message(event.message_id)
         if activity is None:
             return
@@ -255,20 +274,24 @@ class EventApplier:
             self._warn(f"ACTIVITY_DELTA: {event.message_id!r} is not an activity message")
             return
         try:
-            activity.content = apply_patch(activity.content or {}, event.patch)
+            content = apply_patch(activity.content or {}, event.patch)
         except PatchError as error:
             self._warn(f"ACTIVITY_DELTA did not apply to {event.message_id!r}, its content is unchanged: {error}")
             return
+        if not isinstance(content, dict):  # only a patch of the whole content can make it so
+            self._warn(f"ACTIVITY_DELTA did not apply to {event.message_id!r}: an activity's content is an object")
+            return
+        activity.content = content
         activity.activity_type = event.activity_type
         _merge_metadata(activity, event)
 
-    def _custom(self, event: Any) -> None:
+    def _custom(self, event: CustomEvent) -> None:
         if event.name == PREDICT_STATE:
             self._predictor.mapped(event.value)
 
     # Runs
 
-    def _run_started(self, event: Any) -> None:
+    def _run_started(self, event: RunStartedEvent) -> None:
         thread = self.thread
         thread.run_tool_call_ids = []
         thread.predicting, self._predictor = {}, StatePredictor(thread)  # each run maps tools to keys afresh
@@ -277,7 +300,7 @@ class EventApplier:
                 if thread.message(message.id) is None:
                     thread.add_message(message)
 
-    def _run_finished(self, event: Any) -> None:
+    def _run_finished(self, event: RunFinishedEvent) -> None:
         thread, outcome = self.thread, event.outcome
         if outcome is not None and outcome.type == "interrupt":
             thread.outcome = RunOutcome("interrupt", interrupts=list(outcome.interrupts), result=event.result)
@@ -291,10 +314,16 @@ class EventApplier:
         pending = list(named) if named else [c for c in thread.run_tool_call_ids if thread.result_of(c) is None]
         thread.outcome = RunOutcome("success", pending_tool_call_ids=pending, result=event.result)
 
-    def _run_error(self, event: Any) -> None:
+    def _run_error(self, event: RunErrorEvent) -> None:
         self.thread.outcome = RunOutcome("error", message=event.message, code=event.code)
 
 
-def _merge_metadata(target: Any, event: BaseEvent) -> None:
-    if event.metadata is not None and target is not None:
+def _attribute(message: Message, event: _Attributed) -> None:
+    # Set only when given: a subagentRunId set to null would say something else than one left out.
+    if event.subagent_run_id is not None:
+        message.subagent_run_id = event.subagent_run_id
+
+
+def _merge_metadata(target: Message | ToolCall, event: BaseEvent) -> None:
+    if event.metadata is not None:
         target.metadata = {**(target.metadata or {}), **event.metadata}

@@ -10,18 +10,21 @@ subagents streaming at once do not close each other's messages.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias, TypeVar
 
 from ag_ui.core import (
     BaseEvent,
     EventType,
+    ReasoningMessageChunkEvent,
     ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
+    TextMessageChunkEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
     ToolCallArgsEvent,
+    ToolCallChunkEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
@@ -56,6 +59,8 @@ _CLOSES_OWN_LANE = frozenset(
 # Events about the run as a whole close every open chunk stream.
 _CLOSES_ALL_LANES = frozenset({EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR, EventType.MESSAGES_SNAPSHOT})
 CHUNK_TYPES = frozenset({EventType.TEXT_MESSAGE_CHUNK, EventType.TOOL_CALL_CHUNK, EventType.REASONING_MESSAGE_CHUNK})
+_Chunk: TypeAlias = "TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent"
+_Event = TypeVar("_Event", bound=BaseEvent)
 
 
 @dataclass(slots=True)
@@ -63,7 +68,7 @@ class _OpenStream:
     kind: EventType  # the chunk type that opened it
     id: str
     owner: str | None
-    role: Any = None
+    role: str | None = None
     name: str | None = None
     parent: str | None = None
 
@@ -82,14 +87,14 @@ class ChunkExpander:
     def expand(self, event: BaseEvent) -> tuple[BaseEvent, ...]:
         """The events that stand for this one, in order."""
         kind = event.type
-        if kind in CHUNK_TYPES:
+        if isinstance(event, TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent):
             return self._chunk(event)
         if not self._lanes:
             return (event,)
         if kind in _CLOSES_ALL_LANES:
             return (*self.close_all(), event)
         if kind in _CLOSES_OWN_LANE:
-            closing = self._close(event.subagent_run_id)
+            closing = self._close(getattr(event, "subagent_run_id", None))  # every event of these has one
             return (*closing, event) if closing else (event,)
         return (event,)
 
@@ -101,18 +106,15 @@ class ChunkExpander:
         open_stream = self._lanes.pop(owner, None)
         if open_stream is None:
             return ()
-        extra = {} if owner is None else {"subagent_run_id": owner}
         if open_stream.kind is EventType.TEXT_MESSAGE_CHUNK:
-            return (TextMessageEndEvent(message_id=open_stream.id, **extra),)
+            return (_attributed(TextMessageEndEvent(message_id=open_stream.id), owner),)
         if open_stream.kind is EventType.TOOL_CALL_CHUNK:
-            return (ToolCallEndEvent(tool_call_id=open_stream.id, **extra),)
-        return (ReasoningMessageEndEvent(message_id=open_stream.id, **extra),)
+            return (_attributed(ToolCallEndEvent(tool_call_id=open_stream.id), owner),)
+        return (_attributed(ReasoningMessageEndEvent(message_id=open_stream.id), owner),)
 
-    def _chunk(self, chunk: Any) -> tuple[BaseEvent, ...]:
+    def _chunk(self, chunk: _Chunk) -> tuple[BaseEvent, ...]:
         owner = chunk.subagent_run_id
-        extra = {} if owner is None else {"subagent_run_id": owner}
-        is_tool = chunk.type is EventType.TOOL_CALL_CHUNK
-        chunk_id = chunk.tool_call_id if is_tool else chunk.message_id
+        chunk_id = chunk.tool_call_id if isinstance(chunk, ToolCallChunkEvent) else chunk.message_id
         open_stream = self._lanes.get(owner)
         out: list[BaseEvent] = []
         if open_stream and open_stream.kind is chunk.type and chunk_id in (None, open_stream.id):
@@ -120,20 +122,20 @@ class ChunkExpander:
         else:
             out.extend(self._close(owner))
             open_stream = self._open(chunk, chunk_id, owner)
-            out.append(self._start_event(chunk, open_stream, extra))
+            out.append(_attributed(self._start_event(chunk, open_stream), owner))
         if chunk.delta is not None or chunk.raw_event is not None:
-            out.append(self._content_event(chunk, open_stream, extra))
+            out.append(_attributed(self._content_event(chunk, open_stream), owner))
         return tuple(out)
 
-    def _open(self, chunk: Any, chunk_id: str | None, owner: str | None) -> _OpenStream:
+    def _open(self, chunk: _Chunk, chunk_id: str | None, owner: str | None) -> _OpenStream:
         name = chunk.type.value
         if chunk_id is None:
             raise ProtocolError(Rule.CHUNK_WITHOUT_ID, f"the first {name} of a stream must carry its id")
-        if chunk.type is EventType.TOOL_CALL_CHUNK:
+        if isinstance(chunk, ToolCallChunkEvent):
             if chunk.tool_call_name is None:
                 raise ProtocolError(Rule.CHUNK_WITHOUT_ID, f"the first {name} must carry toolCallName")
             stream = _OpenStream(chunk.type, chunk_id, owner, name=chunk.tool_call_name, parent=chunk.parent_message_id)
-        elif chunk.type is EventType.TEXT_MESSAGE_CHUNK:
+        elif isinstance(chunk, TextMessageChunkEvent):
             stream = _OpenStream(chunk.type, chunk_id, owner, role=chunk.role or "assistant", name=chunk.name)
         else:
             stream = _OpenStream(chunk.type, chunk_id, owner, role="reasoning")
@@ -141,13 +143,14 @@ class ChunkExpander:
         return stream
 
     @staticmethod
-    def _check_agreement(chunk: Any, stream: _OpenStream) -> None:
-        if chunk.type is EventType.TOOL_CALL_CHUNK:
+    def _check_agreement(chunk: _Chunk, stream: _OpenStream) -> None:
+        pairs: tuple[tuple[str, str | None, str | None], ...]
+        if isinstance(chunk, ToolCallChunkEvent):
             pairs = (
                 ("toolCallName", chunk.tool_call_name, stream.name),
                 ("parentMessageId", chunk.parent_message_id, stream.parent),
             )
-        elif chunk.type is EventType.TEXT_MESSAGE_CHUNK:
+        elif isinstance(chunk, TextMessageChunkEvent):
             pairs = (("role", chunk.role, stream.role), ("name", chunk.name, stream.name))
         else:
             pairs = ()
@@ -159,22 +162,38 @@ class ChunkExpander:
                 )
 
     @staticmethod
-    def _start_event(chunk: Any, stream: _OpenStream, extra: dict[str, Any]) -> BaseEvent:
-        meta = {"metadata": chunk.metadata} if chunk.metadata is not None else {}
-        if stream.kind is EventType.TOOL_CALL_CHUNK:
-            return ToolCallStartEvent(
-                tool_call_id=stream.id, tool_call_name=stream.name, parent_message_id=stream.parent, **extra, **meta
+    def _start_event(chunk: _Chunk, stream: _OpenStream) -> BaseEvent:
+        # The chunk is the one that opened the stream (_open checked its name).
+        start: BaseEvent
+        if isinstance(chunk, ToolCallChunkEvent):
+            start = ToolCallStartEvent(
+                tool_call_id=stream.id, tool_call_name=chunk.tool_call_name or "", parent_message_id=stream.parent
             )
-        if stream.kind is EventType.TEXT_MESSAGE_CHUNK:
-            return TextMessageStartEvent(message_id=stream.id, role=stream.role, name=stream.name, **extra, **meta)
-        return ReasoningMessageStartEvent(message_id=stream.id, role="reasoning", **extra, **meta)
+        elif isinstance(chunk, TextMessageChunkEvent):
+            start = TextMessageStartEvent(message_id=stream.id, role=chunk.role or "assistant", name=chunk.name)
+        else:
+            start = ReasoningMessageStartEvent(message_id=stream.id, role="reasoning")
+        if chunk.metadata is not None:
+            start.metadata = chunk.metadata
+        return start
 
     @staticmethod
-    def _content_event(chunk: Any, stream: _OpenStream, extra: dict[str, Any]) -> BaseEvent:
+    def _content_event(chunk: _Chunk, stream: _OpenStream) -> BaseEvent:
         delta = "" if chunk.delta is None else chunk.delta
-        raw = {"raw_event": chunk.raw_event} if chunk.raw_event is not None else {}
+        content: BaseEvent
         if stream.kind is EventType.TOOL_CALL_CHUNK:
-            return ToolCallArgsEvent(tool_call_id=stream.id, delta=delta, **extra, **raw)
-        if stream.kind is EventType.TEXT_MESSAGE_CHUNK:
-            return TextMessageContentEvent(message_id=stream.id, delta=delta, **extra, **raw)
-        return ReasoningMessageContentEvent(message_id=stream.id, delta=delta, **extra, **raw)
+            content = ToolCallArgsEvent(tool_call_id=stream.id, delta=delta)
+        elif stream.kind is EventType.TEXT_MESSAGE_CHUNK:
+            content = TextMessageContentEvent(message_id=stream.id, delta=delta)
+        else:
+            content = ReasoningMessageContentEvent(message_id=stream.id, delta=delta)
+        if chunk.raw_event is not None:
+            content.raw_event = chunk.raw_event
+        return content
+
+
+def _attributed(event: _Event, owner: str | None) -> _Event:
+    # Set only when there is one: a subagentRunId set to null is refused (SequenceVerifier).
+    if owner is not None:
+        setattr(event, "subagent_run_id", owner)  # noqa: B010 (every event made here has the field; BaseEvent does not)
+    return event

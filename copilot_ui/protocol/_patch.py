@@ -8,17 +8,24 @@ operation (move, copy, test) goes to the jsonpatch library whole, also atomic.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 import jsonpatch
 import jsonpointer
 
 from ..errors import PatchError
+from ._json import JSON
+
+if TYPE_CHECKING:
+    from ag_ui._generated.models import JsonPatchOperation  # ag_ui.core names it only inside JsonPatch
 
 _FAST_OPS = frozenset({"add", "replace", "remove"})
+_Undo = list[Callable[[], object]]  # the steps that put back what the operations so far changed, in order
 
 
-def apply_patch(document: Any, operations: list[Any]) -> Any:
+def apply_patch(document: JSON, operations: Sequence[JsonPatchOperation]) -> JSON:
     """Apply ag_ui patch operations to a JSON document; returns the document (the root may change).
 
     Raises PatchError, leaving the document as it was, when any operation fails.
@@ -32,57 +39,57 @@ def apply_patch(document: Any, operations: list[Any]) -> Any:
         raise PatchError(str(error)) from None
 
 
-def _apply_simple(document: Any, operations: list[Any]) -> Any:
-    undo: list[tuple[Any, ...]] = []
+def _apply_simple(document: JSON, operations: Sequence[JsonPatchOperation]) -> JSON:
+    undo: _Undo = []
     root = document
     try:
         for operation in operations:
             # A copy of the value, as jsonpatch makes: later operations must not change the event's patch.
-            value = getattr(operation, "value", None)
+            value: JSON = getattr(operation, "value", None)
             if isinstance(value, (dict, list)):
                 value = copy.deepcopy(value)
             root = _apply_one(root, operation.op, operation.path, value, undo)
     except PatchError:
         for step in reversed(undo):
-            _undo(step)
+            step()
         raise
     return root
 
 
-def _apply_one(root: Any, op: str, path: str, value: Any, undo: list[tuple[Any, ...]]) -> Any:
+def _apply_one(root: JSON, op: str, path: str, value: JSON, undo: _Undo) -> JSON:
     if path == "":
         if op == "remove":
             raise PatchError("cannot remove the whole document")
-        undo.append(("root",))  # the caller keeps the old root; nothing inside it changed
-        return value
+        return value  # the caller keeps the old root; nothing inside it changed
     parent, key = _parent_and_key(root, path)
     if isinstance(parent, dict):
+        # A member removed and put back goes to the end of its object: the same members and values.
         if op == "add":
-            undo.append(("set", parent, key, parent[key]) if key in parent else ("del", parent, key))
+            undo.append(partial(parent.__setitem__, key, parent[key]) if key in parent else partial(parent.__delitem__, key))
             parent[key] = value
         elif key not in parent:
             raise PatchError(f"{op}: no member {key!r} at {path!r}")
         elif op == "replace":
-            undo.append(("set", parent, key, parent[key]))
+            undo.append(partial(parent.__setitem__, key, parent[key]))
             parent[key] = value
         else:
-            undo.append(("set", parent, key, parent.pop(key)))
+            undo.append(partial(parent.__setitem__, key, parent.pop(key)))
         return root
     if isinstance(parent, list):
         index = _list_index(parent, key, path, allow_end=op == "add")
         if op == "add":
             parent.insert(index, value)
-            undo.append(("pop", parent, index))
+            undo.append(partial(parent.pop, index))
         elif op == "replace":
-            undo.append(("set", parent, index, parent[index]))
+            undo.append(partial(parent.__setitem__, index, parent[index]))
             parent[index] = value
         else:
-            undo.append(("insert", parent, index, parent.pop(index)))
+            undo.append(partial(parent.insert, index, parent.pop(index)))
         return root
     raise PatchError(f"{op}: {path!r} points inside a value that is neither an object nor an array")
 
 
-def _parent_and_key(root: Any, path: str) -> tuple[Any, str]:
+def _parent_and_key(root: JSON, path: str) -> tuple[JSON, str]:
     if path[0] != "/":
         raise PatchError(f"{path!r} is not a JSON pointer (it must start with '/')")
     parts = path[1:].split("/")
@@ -101,7 +108,7 @@ def _parent_and_key(root: Any, path: str) -> tuple[Any, str]:
     return node, parts[-1]
 
 
-def _list_index(items: list[Any], key: str, path: str, *, allow_end: bool) -> int:
+def _list_index(items: list[JSON], key: str, path: str, *, allow_end: bool) -> int:
     if key == "-" and allow_end:
         return len(items)
     if not (key.isascii() and key.isdigit()) or (len(key) > 1 and key[0] == "0"):
@@ -110,16 +117,3 @@ def _list_index(items: list[Any], key: str, path: str, *, allow_end: bool) -> in
     if index > len(items) or (index == len(items) and not allow_end):
         raise PatchError(f"{path!r}: index {index} is out of range")
     return index
-
-
-def _undo(step: tuple[Any, ...]) -> None:
-    # A member removed and put back goes to the end of its object: the same members and values.
-    kind = step[0]
-    if kind == "set":
-        step[1][step[2]] = step[3]
-    elif kind == "del":
-        del step[1][step[2]]
-    elif kind == "pop":
-        step[1].pop(step[2])
-    elif kind == "insert":
-        step[1].insert(step[2], step[3])

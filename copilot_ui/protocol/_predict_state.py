@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
 
+from ._json import JSON, JSONObject
 from ._thread import AGUIThread
 
 logger = logging.getLogger("copilot_ui.protocol")
@@ -31,7 +31,7 @@ class StatePrediction:
     tool: str
     tool_argument: str | None = None  # None: the whole arguments object
 
-    def value_in(self, arguments: Any) -> tuple[bool, Any]:
+    def value_in(self, arguments: JSON) -> tuple[bool, JSON]:
         """(found, value): the predicted value in a call's arguments (parsed as far as they have streamed)."""
         if self.tool_argument is None:
             return isinstance(arguments, dict), arguments
@@ -40,10 +40,10 @@ class StatePrediction:
         return False, None
 
 
-def predictions_in(value: Any) -> list[StatePrediction]:
+def predictions_in(value: JSON) -> list[StatePrediction]:
     """The mappings of a PredictState event's value; an entry that is not a mapping is skipped with a warning."""
     entries = value if isinstance(value, list) else [value]
-    found = []
+    found: list[StatePrediction] = []
     for entry in entries:
         key, tool = (entry.get("state_key"), entry.get("tool")) if isinstance(entry, dict) else (None, None)
         argument = entry.get("tool_argument") if isinstance(entry, dict) else None
@@ -62,7 +62,7 @@ class StatePredictor:
         self._by_tool: dict[str, tuple[StatePrediction, ...]] = {}
         self._warned = False
 
-    def mapped(self, value: Any) -> None:
+    def mapped(self, value: JSON) -> None:
         """A PredictState event arrived: its mappings replace the run's."""
         by_tool: dict[str, list[StatePrediction]] = {}
         for prediction in predictions_in(value):
@@ -91,14 +91,14 @@ class StatePredictor:
             except ValueError:
                 logger.warning("PredictState: the arguments of %r are not JSON; the state keeps their last part", call_id)
 
-    def _write(self, predictions: tuple[StatePrediction, ...], arguments: Any) -> None:
+    def _write(self, predictions: tuple[StatePrediction, ...], arguments: JSON) -> None:
         state = self.thread.state
         if not isinstance(state, dict):
             if not self._warned:
                 self._warned = True
                 logger.warning("PredictState: the state is not an object; no key of it can follow a tool's arguments")
             return
-        changed = {}
+        changed: JSONObject = {}
         for prediction in predictions:
             found, value = prediction.value_in(arguments)
             if found:

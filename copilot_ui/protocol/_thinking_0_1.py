@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Any
+
+from ._json import JSONObject
 
 logger = logging.getLogger("copilot_ui.protocol")
 
@@ -36,9 +37,8 @@ class ThinkingTranslator:
         self._message_id: str | None = None  # the open THINKING_TEXT_MESSAGE_START
         self._warned = False
 
-    def translate(self, frame: dict[str, Any]) -> dict[str, Any]:
-        """The REASONING_* frame standing for this THINKING_* frame."""
-        kind = frame["type"]
+    def translate(self, frame: JSONObject, kind: str) -> JSONObject:
+        """The REASONING_* frame standing for this THINKING_* frame (`kind`, its type)."""
         self._warn_once(kind)
         rest = {key: value for key, value in frame.items() if key != "type"}
         if kind == "THINKING_START":

@@ -12,7 +12,7 @@ import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import pydantic_core
 from ag_ui.core import (
@@ -26,6 +26,8 @@ from ag_ui.core import (
     UserMessage,
 )
 from pydantic import TypeAdapter
+
+from ._json import JSON, JSONObject
 
 if TYPE_CHECKING:
     from ._predict_state import StatePrediction
@@ -43,9 +45,9 @@ class RunOutcome:
     """How the last agent run of a thread ended."""
 
     kind: Literal["success", "interrupt", "cancelled", "error"]
-    pending_tool_call_ids: list[str] = field(default_factory=list)
-    interrupts: list[Interrupt] = field(default_factory=list)
-    result: Any = None
+    pending_tool_call_ids: list[str] = field(default_factory=list[str])
+    interrupts: list[Interrupt] = field(default_factory=list[Interrupt])
+    result: JSON = None
     message: str = ""  # the error message, for kind "error"
     code: str | None = None
 
@@ -54,9 +56,9 @@ class AGUIThread:
     """Messages and shared state of one conversation with an agent, as AG-UI has them (copilot_ui.core.Thread, the
     run loop's, extends it with its bookkeeping)."""
 
-    def __init__(self, thread_id: str | None = None, messages: Iterable[Message] = (), state: Any = None) -> None:
+    def __init__(self, thread_id: str | None = None, messages: Iterable[Message] = (), state: JSON = None) -> None:
         self.id = thread_id or new_id("thread-")
-        self.state: Any = {} if state is None else state
+        self.state: JSON = {} if state is None else state
         self.outcome: RunOutcome | None = None
         self.interrupts: list[Interrupt] = []  # open interrupts: the next run must resume every one
         self.warnings: deque[str] = deque(maxlen=100)
@@ -99,6 +101,12 @@ class AGUIThread:
             self._join_arguments(call_id)
         return call
 
+    def _joined_call(self, call_id: str) -> ToolCall:
+        call = self._calls[call_id]
+        if call_id in self._arg_parts:
+            self._join_arguments(call_id)
+        return call
+
     def owner_of(self, call_id: str) -> AssistantMessage | None:
         """The assistant message that made this tool call."""
         return self._call_owner.get(call_id)
@@ -109,9 +117,9 @@ class AGUIThread:
 
     def unanswered_calls(self) -> list[ToolCall]:
         """Tool calls without a result, in the order they were made."""
-        return [self.tool_call(call_id) for call_id in self._unanswered]  # type: ignore[misc]
+        return [self._joined_call(call_id) for call_id in self._unanswered]
 
-    def partial_arguments(self, call_id: str) -> Any:
+    def partial_arguments(self, call_id: str) -> JSON:
         """The arguments of a call parsed as far as they have streamed; None if not parseable yet."""
         call = self.tool_call(call_id)
         if call is None or not call.function.arguments.strip():
@@ -121,7 +129,7 @@ class AGUIThread:
         except ValueError:
             return None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """{"messages": [...], "state": ...} as camelCase AG-UI JSON values."""
         return {"messages": _MESSAGES.dump_python(self.messages, mode="json", by_alias=True), "state": self.state}
 
@@ -160,8 +168,8 @@ class AGUIThread:
         position = self._position(owner) + 1
         while (
             position < len(self._messages)
-            and isinstance(self._messages[position], ToolMessage)
-            and order.get(self._messages[position].tool_call_id, -1) < order[call_id]
+            and isinstance(following := self._messages[position], ToolMessage)
+            and order.get(following.tool_call_id, -1) < order[call_id]
         ):
             position += 1
         self._insert(position, result)
@@ -178,13 +186,17 @@ class AGUIThread:
             position += 1
         self._insert(position, result)
 
-    def append_text(self, message_id: str, delta: str) -> None:
-        """Add streamed text to a message (joined when read)."""
+    def append_text(self, message_id: str, delta: str) -> Message | None:
+        """Add streamed text to a message (joined when read); None, adding nothing, when no text message has this id."""
+        message = self._by_id.get(message_id)  # a hot path: no join on lookup
+        if message is None or isinstance(message, ActivityMessage):
+            return None
         parts = self._text_parts.get(message_id)
         if parts is None:
             self._text_parts[message_id] = [delta]
         else:
             parts.append(delta)
+        return message
 
     def end_text(self, message_id: str) -> None:
         """The message's text is complete."""
@@ -200,13 +212,17 @@ class AGUIThread:
         self._index_call(owner, call)
         self.run_tool_call_ids.append(call.id)
 
-    def append_arguments(self, call_id: str, delta: str) -> None:
-        """Add streamed arguments to a tool call (joined when read)."""
+    def append_arguments(self, call_id: str, delta: str) -> ToolCall | None:
+        """Add streamed arguments to a tool call (joined when read); None, adding nothing, when there is no such call."""
+        call = self._calls.get(call_id)  # a hot path: no join on lookup
+        if call is None:
+            return None
         parts = self._arg_parts.get(call_id)
         if parts is None:
             self._arg_parts[call_id] = [delta]
         else:
             parts.append(delta)
+        return call
 
     def end_tool_call(self, call_id: str) -> None:
         """The call's arguments are complete."""

@@ -9,15 +9,51 @@ event continuing an entity cannot come from another producer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Sequence
+from typing import Protocol
 
-from ag_ui.core import BaseEvent, EventType
+from ag_ui.core import (
+    ActivityDeltaEvent,
+    ActivitySnapshotEvent,
+    BaseEvent,
+    EventType,
+    Interrupt,
+    Message,
+    MessagesSnapshotEvent,
+    ReasoningEncryptedValueEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    StepFinishedEvent,
+    StepStartedEvent,
+    SubagentErrorEvent,
+    SubagentFinishedEvent,
+    SubagentStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
 
 from ..errors import ProtocolError
 from ._rules import Rule
 
 _PARENT = "(the parent agent)"
+
+
+class Attributed(Protocol):
+    """An event that may belong to a subagent's work."""
+
+    @property
+    def subagent_run_id(self) -> str | None: ...
 
 
 class SequenceVerifier:
@@ -29,32 +65,6 @@ class SequenceVerifier:
         self._finished = False
         self._errored = False
         self._reset_run()
-        self._check: dict[EventType, Callable[[Any], None]] = {
-            EventType.TEXT_MESSAGE_START: self._text_start,
-            EventType.TEXT_MESSAGE_CONTENT: self._text_continue,
-            EventType.TEXT_MESSAGE_END: self._text_end,
-            EventType.TOOL_CALL_START: self._tool_start,
-            EventType.TOOL_CALL_ARGS: self._tool_continue,
-            EventType.TOOL_CALL_END: self._tool_end,
-            EventType.TOOL_CALL_RESULT: self._tool_result,
-            EventType.STEP_STARTED: self._step_started,
-            EventType.STEP_FINISHED: self._step_finished,
-            EventType.REASONING_START: self._reasoning_open,
-            EventType.REASONING_MESSAGE_START: self._reasoning_open,
-            EventType.REASONING_MESSAGE_CONTENT: self._reasoning_continue,
-            EventType.REASONING_MESSAGE_END: self._reasoning_continue,
-            EventType.REASONING_END: self._reasoning_continue,
-            EventType.REASONING_ENCRYPTED_VALUE: self._encrypted_value,
-            EventType.ACTIVITY_SNAPSHOT: self._activity_snapshot,
-            EventType.ACTIVITY_DELTA: self._activity_delta,
-            EventType.SUBAGENT_STARTED: self._subagent_started,
-            EventType.SUBAGENT_FINISHED: self._subagent_ended,
-            EventType.SUBAGENT_ERROR: self._subagent_ended,
-            EventType.MESSAGES_SNAPSHOT: self._messages_snapshot,
-            EventType.RUN_STARTED: self._run_started,
-            EventType.RUN_FINISHED: self._run_finished,
-            EventType.RUN_ERROR: self._run_error,
-        }
 
     @property
     def run_open(self) -> bool:
@@ -76,9 +86,52 @@ class SequenceVerifier:
                 raise ProtocolError(Rule.FIRST_EVENT, "the first event must be RUN_STARTED")
         if getattr(event, "subagent_run_id", 0) is None and "subagent_run_id" in event.__pydantic_fields_set__:
             raise ProtocolError(Rule.NULL_ATTRIBUTION, "subagentRunId is null; leave it out instead")
-        check = self._check.get(kind)
-        if check is not None:
-            check(event)
+        self._check(event)
+
+    def _check(self, event: BaseEvent) -> None:
+        match event:  # the events of every token first
+            case TextMessageContentEvent():
+                self._text_continue(event)
+            case ToolCallArgsEvent():
+                self._tool_continue(event)
+            case ReasoningMessageContentEvent() | ReasoningMessageEndEvent() | ReasoningEndEvent():
+                self._reasoning_continue(event)
+            case TextMessageStartEvent():
+                self._text_start(event)
+            case TextMessageEndEvent():
+                self._text_end(event)
+            case ToolCallStartEvent():
+                self._tool_start(event)
+            case ToolCallEndEvent():
+                self._tool_end(event)
+            case ToolCallResultEvent():
+                self._tool_result(event)
+            case StepStartedEvent():
+                self._step_started(event)
+            case StepFinishedEvent():
+                self._step_finished(event)
+            case ReasoningStartEvent() | ReasoningMessageStartEvent():
+                self._reasoning_open(event)
+            case ReasoningEncryptedValueEvent():
+                self._encrypted_value(event)
+            case ActivitySnapshotEvent():
+                self._activity_snapshot(event)
+            case ActivityDeltaEvent():
+                self._activity_delta(event)
+            case SubagentStartedEvent():
+                self._subagent_started(event)
+            case SubagentFinishedEvent() | SubagentErrorEvent():
+                self._subagent_ended(event)
+            case MessagesSnapshotEvent():
+                self._messages_snapshot(event)
+            case RunStartedEvent():
+                self._run_started(event)
+            case RunFinishedEvent():
+                self._run_finished(event)
+            case RunErrorEvent():
+                self._run_error(event)
+            case _:
+                pass
 
     def finish(self) -> None:
         """The stream ended: a run that started must have ended too."""
@@ -102,7 +155,7 @@ class SequenceVerifier:
         self._active_subagents: set[str] = set()
         self._closed_subagents: set[str] = set()
 
-    def _run_started(self, event: Any) -> None:
+    def _run_started(self, event: RunStartedEvent) -> None:
         if self._run_active:
             raise ProtocolError(Rule.RUN_ALREADY_ACTIVE, "RUN_STARTED while a run is still active")
         self._reset_run()
@@ -110,7 +163,7 @@ class SequenceVerifier:
         if event.input is not None:
             self._seed_owners(event.input.messages, authoritative=False)
 
-    def _run_finished(self, event: Any) -> None:
+    def _run_finished(self, event: RunFinishedEvent) -> None:
         for interrupt in getattr(event.outcome, "interrupts", None) or ():
             _refuse_null_attribution(interrupt, f"interrupt {interrupt.id!r}")
         open_steps = [f"{name} (subagent {owner!r})" if owner else name for owner, names in self._steps.items() for name in names]
@@ -126,24 +179,24 @@ class SequenceVerifier:
                 raise ProtocolError(rule, f"RUN_FINISHED while {what} are still open: {', '.join(sorted(still_open))}")
         self._run_active, self._finished = False, True
 
-    def _run_error(self, _event: Any) -> None:
+    def _run_error(self, _event: RunErrorEvent) -> None:
         self._run_active, self._finished, self._errored = False, False, True
 
     # Text messages
 
-    def _text_start(self, event: Any) -> None:
+    def _text_start(self, event: TextMessageStartEvent) -> None:
         message_id = event.message_id
         if message_id in self._open_text:
             raise ProtocolError(Rule.TEXT_ALREADY_OPEN, f"text message {message_id!r} is already open")
         self._claim("message", message_id, event)
         self._open_text.add(message_id)
 
-    def _text_continue(self, event: Any) -> None:
+    def _text_continue(self, event: TextMessageContentEvent) -> None:
         if event.message_id not in self._open_text:
             raise ProtocolError(Rule.TEXT_WITHOUT_START, f"no open text message {event.message_id!r}")
         self._check_owner("message", event.message_id, event)
 
-    def _text_end(self, event: Any) -> None:
+    def _text_end(self, event: TextMessageEndEvent) -> None:
         if event.message_id not in self._open_text:
             raise ProtocolError(Rule.TEXT_END_WITHOUT_START, f"no open text message {event.message_id!r}")
         self._check_owner("message", event.message_id, event)
@@ -151,7 +204,7 @@ class SequenceVerifier:
 
     # Tool calls
 
-    def _tool_start(self, event: Any) -> None:
+    def _tool_start(self, event: ToolCallStartEvent) -> None:
         call_id = event.tool_call_id
         if call_id in self._open_tools:
             raise ProtocolError(Rule.TOOL_ALREADY_OPEN, f"tool call {call_id!r} is already open")
@@ -177,29 +230,29 @@ class SequenceVerifier:
             calls[call_id] = tag if tag is not None else (inherited[0] if inherited else None)
         self._open_tools.add(call_id)
 
-    def _tool_continue(self, event: Any) -> None:
+    def _tool_continue(self, event: ToolCallArgsEvent) -> None:
         if event.tool_call_id not in self._open_tools:
             raise ProtocolError(Rule.TOOL_ARGS_WITHOUT_START, f"no open tool call {event.tool_call_id!r}")
         self._check_owner("tool call", event.tool_call_id, event)
 
-    def _tool_end(self, event: Any) -> None:
+    def _tool_end(self, event: ToolCallEndEvent) -> None:
         if event.tool_call_id not in self._open_tools:
             raise ProtocolError(Rule.TOOL_END_WITHOUT_START, f"no open tool call {event.tool_call_id!r}")
         self._check_owner("tool call", event.tool_call_id, event)
         self._open_tools.discard(event.tool_call_id)
 
-    def _tool_result(self, event: Any) -> None:
+    def _tool_result(self, event: ToolCallResultEvent) -> None:
         self._owners["message"][event.message_id] = event.subagent_run_id
 
     # Steps
 
-    def _step_started(self, event: Any) -> None:
+    def _step_started(self, event: StepStartedEvent) -> None:
         names = self._steps.setdefault(event.subagent_run_id, set())
         if event.step_name in names:
             raise ProtocolError(Rule.STEP_ALREADY_ACTIVE, f"step {event.step_name!r} is already active")
         names.add(event.step_name)
 
-    def _step_finished(self, event: Any) -> None:
+    def _step_finished(self, event: StepFinishedEvent) -> None:
         owner, name = event.subagent_run_id, event.step_name
         names = self._steps.get(owner, set())
         if name not in names:
@@ -215,7 +268,7 @@ class SequenceVerifier:
 
     # Reasoning
 
-    def _reasoning_open(self, event: Any) -> None:
+    def _reasoning_open(self, event: ReasoningStartEvent | ReasoningMessageStartEvent) -> None:
         is_span = event.type is EventType.REASONING_START
         open_ids = self._open_spans if is_span else self._open_reasoning
         if event.message_id in open_ids:
@@ -224,7 +277,7 @@ class SequenceVerifier:
         self._claim("reasoning", event.message_id, event)
         open_ids.add(event.message_id)
 
-    def _reasoning_continue(self, event: Any) -> None:
+    def _reasoning_continue(self, event: ReasoningMessageContentEvent | ReasoningMessageEndEvent | ReasoningEndEvent) -> None:
         is_span = event.type is EventType.REASONING_END
         open_ids = self._open_spans if is_span else self._open_reasoning
         if event.message_id not in open_ids:
@@ -234,7 +287,7 @@ class SequenceVerifier:
         if event.type is not EventType.REASONING_MESSAGE_CONTENT:
             open_ids.discard(event.message_id)
 
-    def _encrypted_value(self, event: Any) -> None:
+    def _encrypted_value(self, event: ReasoningEncryptedValueEvent) -> None:
         entity = event.entity_id
         if event.subtype == "tool-call":
             self._check_owner("tool call", entity, event)
@@ -245,20 +298,18 @@ class SequenceVerifier:
 
     # Activities
 
-    def _activity_snapshot(self, event: Any) -> None:
+    def _activity_snapshot(self, event: ActivitySnapshotEvent) -> None:
         activities = self._owners["activity"]
         if event.message_id not in activities or event.replace is not False:
             activities[event.message_id] = event.subagent_run_id
 
-    def _activity_delta(self, event: Any) -> None:
+    def _activity_delta(self, event: ActivityDeltaEvent) -> None:
         self._check_owner("activity", event.message_id, event)
 
     # Subagents
 
-    def _subagent_started(self, event: Any) -> None:
-        run_id = event.subagent_run_id
-        if run_id is None:
-            raise ProtocolError(Rule.SCHEMA, "SUBAGENT_STARTED needs a subagentRunId")
+    def _subagent_started(self, event: SubagentStartedEvent) -> None:
+        run_id = event.subagent_run_id  # required by the schema on these three events
         if run_id in self._active_subagents:
             raise ProtocolError(Rule.SUBAGENT_DUPLICATE, f"subagent {run_id!r} is already active")
         if run_id in self._closed_subagents:
@@ -268,10 +319,8 @@ class SequenceVerifier:
             raise ProtocolError(Rule.SUBAGENT_UNKNOWN_PARENT, f"parentSubagentRunId {parent!r} was not started in this run")
         self._active_subagents.add(run_id)
 
-    def _subagent_ended(self, event: Any) -> None:
+    def _subagent_ended(self, event: SubagentFinishedEvent | SubagentErrorEvent) -> None:
         run_id = event.subagent_run_id
-        if run_id is None:
-            raise ProtocolError(Rule.SCHEMA, f"{event.type.value} needs a subagentRunId")
         if run_id not in self._active_subagents:
             rule = (
                 Rule.SUBAGENT_FINISHED_WITHOUT_START
@@ -284,10 +333,10 @@ class SequenceVerifier:
 
     # Ownership
 
-    def _messages_snapshot(self, event: Any) -> None:
+    def _messages_snapshot(self, event: MessagesSnapshotEvent) -> None:
         self._seed_owners(event.messages, authoritative=True)
 
-    def _seed_owners(self, messages: list[Any], *, authoritative: bool) -> None:
+    def _seed_owners(self, messages: Sequence[Message], *, authoritative: bool) -> None:
         for message in messages:
             _refuse_null_attribution(message, f"message {message.id!r}")
             owner = getattr(message, "subagent_run_id", None)
@@ -299,14 +348,14 @@ class SequenceVerifier:
                 if authoritative or call.id not in self._owners["tool call"]:
                     self._owners["tool call"][call.id] = owner
 
-    def _claim(self, kind: str, entity_id: str, event: Any) -> None:
+    def _claim(self, kind: str, entity_id: str, event: Attributed) -> None:
         owners = self._owners[kind]
         if entity_id in owners:
             self._check_owner(kind, entity_id, event)
         else:
             owners[entity_id] = event.subagent_run_id
 
-    def _check_owner(self, kind: str, entity_id: str, event: Any) -> None:
+    def _check_owner(self, kind: str, entity_id: str, event: Attributed) -> None:
         tag = event.subagent_run_id
         if tag is None:
             return
@@ -318,7 +367,7 @@ class SequenceVerifier:
             )
 
 
-def _refuse_null_attribution(part: Any, what: str) -> None:
+def _refuse_null_attribution(part: Message | Interrupt, what: str) -> None:
     """A message or interrupt inside an event says subagentRunId: null (the reference client refuses it there too)."""
     if getattr(part, "subagent_run_id", 0) is None and "subagent_run_id" in part.model_fields_set:
         raise ProtocolError(Rule.NULL_ATTRIBUTION, f"{what} has subagentRunId null; leave it out instead")

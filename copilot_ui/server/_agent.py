@@ -101,8 +101,9 @@ def builtin_pydantic_agent(
     if state_type is not None:
 
         @agent.instructions
-        async def shared_state(ctx: RunContext[StateDeps[BaseModel]]) -> str:  # (pydantic-ai runs a sync one in a thread)
-            return shared_state_instructions(ctx.deps.state)
+        async def shared_state(ctx: RunContext[Any]) -> str:  # (pydantic-ai runs a sync one in a thread)
+            deps: StateDeps[BaseModel] = ctx.deps  # the agent's deps_type, chosen above
+            return shared_state_instructions(deps.state)
 
     return agent
 
@@ -192,7 +193,7 @@ class _BuiltinAgent(LocalAgent):
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         # Set in the task that runs this one run (no reset: the task's context ends with it)
-        PAGE_TOOLS.set(frozenset(tool.name for tool in run_input.tools))
+        PAGE_TOOLS.set(frozenset(tool.name for tool in run_input.tools or ()))
         async for event in super()._events(run_input):
             yield event
 

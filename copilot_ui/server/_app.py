@@ -50,7 +50,7 @@ def agui_app(agent: PydanticAgent[Any, Any] | LocalAgent, *, path: str = "/", de
             run_input = AGUIAdapter.build_run_input(await request.body())
         except ValidationError as invalid:
             return _invalid_input(invalid)
-        encoder = EventEncoder(accept=request.headers.get("accept"))
+        encoder = EventEncoder(accept=request.headers.get("accept", ""))
         return StreamingResponse(
             _encoded(local, run_input, encoder), media_type=encoder.get_content_type(), headers=_STREAM_HEADERS
         )

@@ -25,7 +25,7 @@ def shared_state_instructions(state: BaseModel) -> str:
 
 async def emit_state_delta(ctx: RunContext[Any], patch: list[dict[str, Any]]) -> None:
     """Send the page a STATE_DELTA (an RFC 6902 JSON Patch on the shared state) now, while the tool runs."""
-    await ctx.emit(AGUIEventNow(event=StateDeltaEvent(delta=patch)))
+    await ctx.emit(AGUIEventNow(event=StateDeltaEvent.model_validate({"delta": patch})))  # the operations from their dicts
 
 
 @dataclass(kw_only=True, repr=False)

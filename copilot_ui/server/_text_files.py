@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 import re
 from collections.abc import Iterator
+from typing import TypeGuard
 
 from pydantic_ai.messages import BinaryContent, ModelMessage, ModelRequest, UserPromptPart
 
@@ -83,7 +84,7 @@ def _prompt_with_text_files(part: UserPromptPart) -> UserPromptPart:
     return dataclasses.replace(part, content=content)
 
 
-def _is_text_file(item: object) -> bool:
+def _is_text_file(item: object) -> TypeGuard[BinaryContent]:
     if not isinstance(item, BinaryContent):
         return False
     media_type = item.media_type.split(";")[0].strip()

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Self
+from typing import Literal, Self
 
 from ..core import Thread, attachments_of
+from ..protocol._json import JSONObject
 
 NEW_TITLE = "New conversation"
 TITLE_LENGTH = 80
@@ -51,8 +52,8 @@ class StoredThread:
 
     thread: Thread
     summary: ThreadSummary
-    notes: list[dict[str, Any]] = field(default_factory=list)  # as saved, untouched by the store
-    ratings: dict[str, Rating] = field(default_factory=dict)  # message id -> the person's rating of that reply
+    notes: list[JSONObject] = field(default_factory=list[JSONObject])  # as saved, untouched by the store
+    ratings: dict[str, Rating] = field(default_factory=dict[str, Rating])  # message id -> the person's rating of that reply
 
 
 class ThreadStore(ABC):
@@ -67,7 +68,7 @@ class ThreadStore(ABC):
         """
 
     @abstractmethod
-    def save(self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None) -> ThreadSummary:
+    def save(self, owner: str, thread: Thread, *, notes: list[JSONObject] | None = None) -> ThreadSummary:
         """Make the stored thread what `thread` is now: its messages, state and bookkeeping, in one transaction.
 
         `notes` (small JSON objects the view keeps beside the conversation) replace the stored ones;
@@ -77,9 +78,7 @@ class ThreadStore(ABC):
         owner has no thread with this id (a thread deleted meanwhile is not brought back).
         """
 
-    def prepare_save(
-        self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None
-    ) -> Callable[[], ThreadSummary]:
+    def prepare_save(self, owner: str, thread: Thread, *, notes: list[JSONObject] | None = None) -> Callable[[], ThreadSummary]:
         """`save` in two parts: read the thread now, write it when the returned function is called.
 
         The reading is quick, for where nothing changes the thread (the event loop, between runs);
@@ -165,7 +164,7 @@ def automatic_title(thread: Thread) -> str:
     return NEW_TITLE
 
 
-def text_of(content: Any) -> str:
+def text_of(content: str | Sequence[object] | None) -> str:
     """A message's words: its text, or the text parts of multimodal content; nothing for no content."""
     if isinstance(content, str):
         return content

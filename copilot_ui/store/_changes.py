@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, TypeAlias
 
 from ag_ui.core import Message
 
 from ..core import Thread
+from ..protocol._json import JSONObject
 from ._base import automatic_title
 from ._schema import ID_LENGTH
 from ._search import searchable_text
 
 DIGEST_SIZE = 16
+MessageRow: TypeAlias = "dict[str, str | int | bytes]"  # the columns of a message row that a save writes
 
 
 @dataclass(slots=True)
@@ -64,16 +67,16 @@ class Snapshot:
 class MessageChanges:
     """The message rows one save writes."""
 
-    deleted: list[str] = field(default_factory=list)
-    inserted: list[dict[str, Any]] = field(default_factory=list)
-    rewritten: list[dict[str, Any]] = field(default_factory=list)  # new body and words (and position)
-    moved: list[dict[str, Any]] = field(default_factory=list)  # new position only
+    deleted: list[str] = field(default_factory=list[str])
+    inserted: list[MessageRow] = field(default_factory=list[MessageRow])
+    rewritten: list[MessageRow] = field(default_factory=list[MessageRow])  # new body and words (and position)
+    moved: list[MessageRow] = field(default_factory=list[MessageRow])  # new position only
 
     def __bool__(self) -> bool:
         return bool(self.deleted or self.inserted or self.rewritten or self.moved)
 
 
-def snapshot(thread: Thread, notes: list[dict[str, Any]] | None) -> Snapshot:
+def snapshot(thread: Thread, notes: list[JSONObject] | None) -> Snapshot:
     """Serialize the thread once: message rows, state, bookkeeping, notes."""
     messages = thread.messages
     bodies = [message_json(message) for message in messages]
@@ -113,7 +116,7 @@ def message_changes(written: Written, now: Snapshot) -> MessageChanges:
     return changes
 
 
-def row_keys(messages: list[Message]) -> list[str]:
+def row_keys(messages: Sequence[_Identified]) -> list[str]:
     """A key per message: its id; a digest of it where the id is too long for the column or repeats."""
     keys: list[str] = []
     seen: dict[str, int] = {}
@@ -127,12 +130,17 @@ def row_keys(messages: list[Message]) -> list[str]:
     return keys
 
 
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
 def message_json(message: Message) -> str:
     """A message as AG-UI JSON, as the wire carries it (camelCase, no nulls)."""
     return message.model_dump_json(by_alias=True, exclude_none=True)
 
 
-def to_json(value: Any) -> str:
+def to_json(value: object) -> str:
     """Compact JSON; what is not JSON becomes its str() rather than failing the save."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 

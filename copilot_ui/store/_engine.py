@@ -49,6 +49,7 @@ def store_engine(url: URL, **options: Any) -> Engine:
     if in_memory(url):
         engine = create_engine(url, **{"poolclass": StaticPool, **options}, connect_args=connect_args)
     else:
+        assert url.database is not None  # in_memory: no database
         Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, **options, connect_args=connect_args)
     _set_up_sqlite(engine, wal=not in_memory(url), timeout=connect_args["timeout"])

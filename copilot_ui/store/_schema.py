@@ -62,7 +62,7 @@ threads = Table(
 messages = Table(
     "copilot_messages",
     metadata,
-    Column("thread_pk", ForeignKey(threads.c.pk, ondelete="CASCADE"), primary_key=True),
+    Column[int]("thread_pk", ForeignKey(threads.c.pk, ondelete="CASCADE"), primary_key=True),  # its type: the thread's pk
     Column("message_key", String(ID_LENGTH), primary_key=True),  # the message id (see _changes.row_keys)
     Column("position", Integer, nullable=False),  # 0, 1, 2... in conversation order
     Column("digest", LargeBinary(16), nullable=False),  # of body: tells a changed message

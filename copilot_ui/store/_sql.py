@@ -14,22 +14,23 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 from weakref import WeakKeyDictionary
 
 from ag_ui.core import Message
 from pydantic import TypeAdapter
-from sqlalchemy import URL, Connection, Row, bindparam, delete, false, insert, select, update
+from sqlalchemy import URL, ColumnElement, Connection, Row, bindparam, delete, false, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core import Thread
 from ..errors import ThreadExists, ThreadNotFound
 from ..protocol import new_id
+from ..protocol._json import JSONObject
 from ._attachments import SQLAttachments, delete_thread_attachments, move_attachments
 from ._base import NEW_TITLE, Rating, StoredThread, ThreadStore, ThreadSummary, one_line
 from ._changes import MessageChanges, Snapshot, Written, digest, message_changes, row_keys, snapshot
@@ -52,6 +53,8 @@ _SUMMARY = (
     threads.c.revision,
 )
 _DELETE_CHUNK = 500  # keys per DELETE ... IN (...): below every database's limit on parameters
+
+_Row: TypeAlias = "Row[*tuple[Any, ...]]"  # the columns asked for, by name
 
 
 class SQLThreadStore(SQLAttachments, ThreadStore):
@@ -112,12 +115,10 @@ class SQLThreadStore(SQLAttachments, ThreadStore):
             raise ThreadExists(thread_id) from None
         return ThreadSummary(thread_id, title or NEW_TITLE, agent, now, now, False, 0)
 
-    def save(self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None) -> ThreadSummary:
+    def save(self, owner: str, thread: Thread, *, notes: list[JSONObject] | None = None) -> ThreadSummary:
         return self.prepare_save(owner, thread, notes=notes)()
 
-    def prepare_save(
-        self, owner: str, thread: Thread, *, notes: list[dict[str, Any]] | None = None
-    ) -> Callable[[], ThreadSummary]:
+    def prepare_save(self, owner: str, thread: Thread, *, notes: list[JSONObject] | None = None) -> Callable[[], ThreadSummary]:
         now = snapshot(thread, notes)  # serialized here, once: the write reads only this
         return partial(self._write, owner, thread, now)
 
@@ -243,7 +244,7 @@ class SQLThreadStore(SQLAttachments, ThreadStore):
     # Reading and writing
 
     @contextlib.contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[Connection]:
+    def _transaction(self, *, write: bool) -> Generator[Connection]:
         with self._exclusive, self.engine.connect() as connection:
             if write:
                 connection.execution_options(**WRITE)
@@ -253,14 +254,16 @@ class SQLThreadStore(SQLAttachments, ThreadStore):
                 yield connection
 
     @staticmethod
-    def _thread_row(db: Connection, owner: str, thread_id: str, *, lock: bool = False, extra: tuple = ()) -> Row | None:
+    def _thread_row(
+        db: Connection, owner: str, thread_id: str, *, lock: bool = False, extra: tuple[ColumnElement[Any], ...] = ()
+    ) -> _Row | None:
         """The owner's thread (locked until the transaction ends, with `lock`: writes to a thread take turns)."""
         query = select(*_SUMMARY, *extra).where(threads.c.owner == owner, threads.c.id == thread_id)
         if lock:
             query = query.with_for_update()
         return db.execute(query).one_or_none()
 
-    def _remembered(self, thread: Thread, owner: str, row: Row) -> Written | None:
+    def _remembered(self, thread: Thread, owner: str, row: _Row) -> Written | None:
         """What this store last wrote of the thread, if it is still what the database holds."""
         with self._written_lock:
             written = self._written.get(thread)
@@ -271,7 +274,7 @@ class SQLThreadStore(SQLAttachments, ThreadStore):
             self._written[thread] = written
 
 
-def _read_written(db: Connection, owner: str, row: Row) -> Written:
+def _read_written(db: Connection, owner: str, row: _Row) -> Written:
     """What the database holds of a thread, as digests (the messages' bodies are not read)."""
     m, t = messages.c, threads.c
     stored = db.execute(select(m.message_key, m.digest).where(m.thread_pk == row.pk).order_by(m.position)).all()
@@ -279,7 +282,7 @@ def _read_written(db: Connection, owner: str, row: Row) -> Written:
     return _written(owner, row, [key for key, _ in stored], [value for _, value in stored], columns)
 
 
-def _written(owner: str, row: Row, keys: list[str], digests: list[bytes], columns: Row) -> Written:
+def _written(owner: str, row: _Row, keys: list[str], digests: list[bytes], columns: _Row) -> Written:
     """What the database holds of a thread: its row, its message keys and digests, its JSON columns' text."""
     return Written(
         owner=owner,
@@ -294,7 +297,7 @@ def _written(owner: str, row: Row, keys: list[str], digests: list[bytes], column
     )
 
 
-def _changed_columns(row: Row, written: Written, now: Snapshot) -> dict[str, Any]:
+def _changed_columns(row: _Row, written: Written, now: Snapshot) -> dict[str, Any]:
     """The thread row's columns that the snapshot changes (the messages aside)."""
     values: dict[str, Any] = {}
     if now.state_digest != written.state:
@@ -356,7 +359,7 @@ class _Keyed:
 
 def _ratings(rated: dict[str, str], message_ids: dict[str, str]) -> dict[str, Rating]:
     """The ratings of a thread's messages, by message id (one that does not read is left out)."""
-    ratings = {}
+    ratings: dict[str, Rating] = {}
     for key, value in rated.items():
         try:
             saved = json.loads(value)
@@ -366,7 +369,7 @@ def _ratings(rated: dict[str, str], message_ids: dict[str, str]) -> dict[str, Ra
     return ratings
 
 
-def _summary(row: Row) -> ThreadSummary:
+def _summary(row: _Row) -> ThreadSummary:
     return ThreadSummary(
         id=row.id,
         title=row.title or row.auto_title,

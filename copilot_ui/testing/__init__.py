@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from ._fixture import copilot_session
     from ._model import ScriptedModel
     from ._replies import ScriptedReplies
     from ._session import CopilotSession, Shown

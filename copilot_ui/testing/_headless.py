@@ -23,6 +23,7 @@ from reflex_base.registry import RegistrationContext
 from ..state.turns import without_browser
 
 T = TypeVar("T")
+S = TypeVar("S", bound=rx.State)
 
 
 class Browser:
@@ -50,7 +51,8 @@ class HeadlessApp:
         context = contextvars.copy_context()  # Reflex's registration context (the app's states and handlers) comes along
         self._thread = threading.Thread(target=context.run, args=(self._loop.run_forever,), daemon=True, name="headless-app")
         self._thread.start()
-        self._processor = BaseStateEventProcessor().configure(event_namespace=self.browser)
+        # Reflex names its socket.io namespace here; the processor only calls emit_update, which Browser has.
+        self._processor = BaseStateEventProcessor().configure(event_namespace=self.browser)  # pyright: ignore[reportArgumentType]
         self._stopping = asyncio.Event()
         started = threading.Event()
         self._lifetime = asyncio.run_coroutine_threadsafe(self._run(started), self._loop)
@@ -69,7 +71,7 @@ class HeadlessApp:
         ]
         return asyncio.gather(*(future.wait_all() for future in futures))
 
-    async def state(self, token: str, state_type: type[T]) -> T:
+    async def state(self, token: str, state_type: type[S]) -> S:
         """A tab's state of this type, as it is now (on the app's loop)."""
         manager = self._processor._root_context.state_manager  # type: ignore[union-attr]
         root = await manager.get_state(BaseStateToken(ident=token, cls=state_type))

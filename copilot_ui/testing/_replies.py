@@ -50,12 +50,12 @@ class ScriptedReplies(ScriptedAgent):
     @property
     def seen_context(self) -> dict[str, Any]:
         """The page's context on the last run, by description (JSON values decoded)."""
-        return {item.description: _decoded(item.value) for item in self.last_input.context}
+        return {item.description: _decoded(item.value) for item in self.last_input.context or ()}
 
     @property
     def offered_tools(self) -> list[str]:
         """The names of the tools offered on the last run."""
-        return [tool.name for tool in self.last_input.tools]
+        return [tool.name for tool in self.last_input.tools or ()]
 
     @property
     def unused(self) -> int:

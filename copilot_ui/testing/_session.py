@@ -25,10 +25,11 @@ from ._replies import ScriptedReplies
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
     from pydantic_ai.toolsets import AbstractToolset
+    from reflex.state import State
 
     from ._model import ScriptedModel
 
-T = TypeVar("T")
+T = TypeVar("T", bound="State")
 
 
 @dataclass(frozen=True)
@@ -282,7 +283,7 @@ class CopilotSession:
 
 
 def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation) -> Shown:
-    kind = _KINDS.get(item["k"], item["k"])
+    kind = _KINDS.get(item["k"]) or str(item["k"])
     if kind != "tool":
         return Shown(kind, conversation.text_of(item["id"], thread) or "")
     status = item.get("s", "")

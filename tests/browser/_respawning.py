@@ -23,7 +23,6 @@ def _respawning(self: Any, *args: Any, **kwargs: Any) -> None:
 common.AbstractServer.__init__ = _respawning  # type: ignore[method-assign]
 
 if __name__ == "__main__":
-    from reflex.reflex import cli
+    from tests._built_once import serve
 
-    sys.argv[0] = "reflex"
-    sys.exit(cli())
+    serve(sys.argv[1:])

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from copilot_ui.state.turns import KEPT_EVERY
 
-from ._person import TURN_TIMEOUT, ask, copilot, idle, kinds, replies, text_of
+from ._person import TURN_TIMEOUT, ask, copilot, hydrated, idle, kinds, replies, text_of
 from ._story import STORY
 from .conftest import Tabs
 
@@ -26,7 +26,7 @@ INTERRUPTED = "Interrupted: the server stopped while the copilot was working on 
 
 @pytest.mark.parametrize(
     ("stop", "killed_after"),
-    [(signal.SIGTERM, None), (signal.SIGTERM, 0.02), (signal.SIGKILL, None)],
+    [(signal.SIGTERM, None), (signal.SIGTERM, 0.5), (signal.SIGKILL, None)],
     ids=["restart", "killed-while-stopping", "crash"],
 )
 def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_on_from_them(
@@ -34,6 +34,7 @@ def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_o
 ):
     tabs.allowed.append(lambda text: "ERR_CONNECTION_REFUSED" in text or "ERR_CONNECTION_RESET" in text)
     page.goto("/")
+    hydrated(page)  # (a choice or a message made before the page is the server's is lost)
     page.get_by_role("combobox", name="Agent").select_option("story")
     ask(page, "tell me a story")
     live = page.locator('[data-kind="live"]')

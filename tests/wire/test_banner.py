@@ -8,6 +8,7 @@ here is a process of its own, told it is read by one (AI_AGENT, pydantic-ai's si
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,7 +49,7 @@ def test_the_banner_names_the_model_that_answers(provider_id: str, aimock: Aimoc
     )
 
     assert app.stdout == "I am here.", app.stderr[-2000:]
-    assert f"model: {provider_id}:gpt-4o " in app.stderr, app.stderr[-2000:]
+    assert re.search(rf"model: {re.escape(provider_id)}:gpt-4o(\s|$)", app.stderr, re.MULTILINE), app.stderr[-2000:]
 
 
 def _app_environment(provider: dict[str, str]) -> dict[str, str]:

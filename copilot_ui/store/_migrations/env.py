@@ -11,14 +11,14 @@ revision after changing `_schema.py`, against a database at the newest revision:
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 
 from copilot_ui.store._schema import VERSION_TABLE, metadata
 
 config = context.config
 
 
-def run_migrations(connection: object) -> None:
+def run_migrations(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=metadata,
@@ -30,11 +30,14 @@ def run_migrations(connection: object) -> None:
         context.run_migrations()
 
 
-connection = config.attributes.get("connection")
+connection: Connection | None = config.attributes.get("connection")
 if connection is not None:
     run_migrations(connection)
 else:
-    engine = create_engine(config.get_main_option("sqlalchemy.url"))
+    url = config.get_main_option("sqlalchemy.url")
+    if url is None:
+        raise ValueError("the store's migrations need a connection or a database URL: alembic_config(url=...)")
+    engine = create_engine(url)
     with engine.connect() as own_connection:
         run_migrations(own_connection)
     engine.dispose()

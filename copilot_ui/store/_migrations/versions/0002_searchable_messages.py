@@ -11,6 +11,7 @@ Create Date: 2026-12-02
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from ag_ui.core import Message
@@ -69,7 +70,9 @@ def _fold_titles_again(db: sa.Connection) -> None:
             db.execute(write, changed)
 
 
-def _batches(db: sa.Connection, key: Sequence[sa.ColumnClause], *columns: sa.ColumnClause) -> Iterator[Sequence[sa.Row]]:
+def _batches(
+    db: sa.Connection, key: Sequence[sa.ColumnClause[Any]], *columns: sa.ColumnClause[Any]
+) -> Iterator[Sequence[sa.Row[*tuple[Any, ...]]]]:
     """A table's rows in key order, _BATCH at a time: each batch starts after the last one's final key."""
     query = sa.select(*key, *columns).order_by(*key).limit(_BATCH)
     rows = db.execute(query).all()
