@@ -32,9 +32,8 @@ $(STAMP): requirements.txt
 run: install
 	reflex run
 
-# Four workers: the browser ring's two halves, and the other rings on the rest (tests/conftest.py schedules them).
 test: install browser services
-	$(BIN)/python -m pytest -n 4 --dist loadscope
+	$(BIN)/python -m pytest
 
 # The docs site (mkdocs.yml, docs/): a warning fails the build.
 docs: install

@@ -23,6 +23,7 @@ def _respawning(self: Any, *args: Any, **kwargs: Any) -> None:
 common.AbstractServer.__init__ = _respawning  # type: ignore[method-assign]
 
 if __name__ == "__main__":
-    from tests._built_once import serve
+    from reflex.reflex import cli
 
-    serve(sys.argv[1:])
+    sys.argv[0] = "reflex"
+    sys.exit(cli())

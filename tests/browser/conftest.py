@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -120,7 +121,6 @@ class _served:
     ) -> None:
         self.port = free_port()
         self.log = factory.mktemp(name) / "reflex.log"
-        web_dir += _worker_suffix()
         self.served = ServedApp(f"http://127.0.0.1:{self.port}", ROOT / web_dir, self.log, secret_values)
         bin_dir = Path(sys.executable).parent
         self.env = {
@@ -139,11 +139,10 @@ class _served:
             "REDIS_URL": "",
             **env,
         }
-        # `reflex run`, its frontend built once for every serving that compiles to the same pages (tests/_built_once.py)
         self.command = [
-            sys.executable, "-m", "tests._built_once",
+            shutil.which("reflex", path=str(bin_dir)) or "reflex",
             *("run", "--env", "prod", "--frontend-port", str(self.port), "--backend-port", str(self.port)),
-        ]  # fmt: skip
+        ]
 
     def __enter__(self) -> ServedApp:
         with self.log.open("a") as log:
@@ -169,12 +168,6 @@ class _served:
             first = signal.SIGKILL
         stop_group(self.server, first)
         self.__enter__()
-
-
-def _worker_suffix() -> str:
-    """Each of pytest-xdist's workers builds in folders of its own (the first one, or no worker: the folders' names)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    return "" if worker == "gw0" else f"-{worker}"
 
 
 def _wait_until_served(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:

@@ -43,7 +43,7 @@ def respawning_cluster(tmp_path_factory: pytest.TempPathFactory, hostile, redis_
         "COPILOT_STORE_URL": postgres_server.url(postgres_server.create_database()),
     }
     server = _served(tmp_path_factory, "respawning-cluster", ".web-test-respawning", env)
-    server.command = [sys.executable, "-m", "tests.browser._respawning", *server.command[3:]]  # (after tests._built_once)
+    server.command = [sys.executable, "-m", "tests.browser._respawning", *server.command[1:]]
     with server as served:
         yield served
 
