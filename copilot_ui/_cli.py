@@ -78,19 +78,19 @@ def _init(reflex_options: list[str]) -> int:
 def new_app_needs(folder: Path) -> list[str]:
     """What a new app's folder gets besides Reflex's files: copilot_ui in its requirements.txt, and the copilot's
     run-time folder `.copilot/` in its .gitignore; says what it added."""
+    listed = {
+        "requirements.txt": ("copilot_ui", lambda line: re.match(r"copilot[_-]ui\b", line, re.IGNORECASE) is not None),
+        ".gitignore": (".copilot/", lambda line: line.rstrip("/") in (".copilot", "/.copilot")),
+    }
     said = []
-    requirements = folder / "requirements.txt"
-    if requirements.exists():
-        lines = requirements.read_text(encoding="utf-8").splitlines()
-        if not any(re.match(r"copilot[_-]ui\b", line.strip(), re.IGNORECASE) for line in lines):
-            requirements.write_text("\n".join([*lines, "copilot_ui"]) + "\n", encoding="utf-8")
-            said.append("requirements.txt lists copilot_ui")
-    ignore = folder / ".gitignore"
-    if ignore.exists():
-        lines = ignore.read_text(encoding="utf-8").splitlines()
-        if not any(line.strip().rstrip("/") in (".copilot", "/.copilot") for line in lines):
-            ignore.write_text("\n".join([*lines, ".copilot/"]) + "\n", encoding="utf-8")
-            said.append(".gitignore has .copilot/ (the conversations and secrets the copilot keeps while the app runs)")
+    for name, (needed, present) in listed.items():
+        path = folder / name
+        if not path.exists():
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if not any(present(line.strip()) for line in lines):
+            path.write_text("\n".join([*lines, needed]) + "\n", encoding="utf-8")
+            said.append(f"{name} lists {needed}")
     return said
 
 
