@@ -1,9 +1,10 @@
-"""One driver per thread: a process-wide registry of claims, keyed by thread id.
+"""Who runs a thread in this process: a process-wide registry of claims, keyed by thread id.
 
 A claim is taken synchronously, so that a caller (a click's event handler) holds the thread before
 its first await: two clicks never both drive one conversation, even through two RunLoop objects or
 two Thread objects of the same id. The turn that holds a claim is reachable through it, which is
-how a message or a decision made anywhere in the process reaches the running turn.
+how a message or a decision made anywhere in the process reaches the running turn; so is what runs
+the turn in the layer that took the claim (`run_by`: the chat's ThreadRun).
 
     claim = claims.claim(thread.id)      # None: someone drives it now
     if claim is not None:
@@ -30,9 +31,10 @@ class Claim:
     def __init__(self, registry: Claims, thread_id: str) -> None:
         self.thread_id = thread_id
         self.turn: Turn | None = None  # the turn using this claim, while it runs
+        self.run_by: object = None  # what runs the thread under this claim, as the layer that took it knows it
         self._registry = registry
         self._released = False
-        self._ended: asyncio.Event | None = None  # made only when someone waits for the release
+        self._ended: asyncio.Future[None] | None = None  # made only when someone waits for the release
         self._owner = _current_task()  # a task waiting for its own claim would wait forever
 
     @property
@@ -47,8 +49,16 @@ class Claim:
         self._released = True
         self.turn = None
         self._registry.forget(self)
-        if self._ended is not None:
-            self._ended.set()
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
+
+    def ended(self) -> asyncio.Future[None]:
+        """Done once the thread is released (await it shielded: a waiter's cancellation must not end it for others)."""
+        if self._ended is None:
+            self._ended = asyncio.get_running_loop().create_future()
+            if self._released:
+                self._ended.set_result(None)
+        return self._ended
 
     async def wait_released(self) -> None:
         """Until the holder releases the thread."""
@@ -56,9 +66,7 @@ class Claim:
             return
         if self._owner is not None and self._owner is _current_task():
             raise ThreadBusy(self.thread_id, f"this task holds the claim on thread {self.thread_id!r}: pass it as claim=")
-        if self._ended is None:
-            self._ended = asyncio.Event()
-        await self._ended.wait()
+        await asyncio.shield(self.ended())
 
     def __repr__(self) -> str:
         return f"Claim({self.thread_id!r}{', released' if self._released else ''})"
@@ -80,6 +88,10 @@ class Claims:
     def holder(self, thread_id: str) -> Claim | None:
         """The claim holding the thread, if any."""
         return self._held.get(thread_id)
+
+    def held(self) -> list[Claim]:
+        """Every claim held now."""
+        return list(self._held.values())
 
     def forget(self, claim: Claim) -> None:
         if self._held.get(claim.thread_id) is claim:

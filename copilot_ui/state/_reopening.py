@@ -9,7 +9,6 @@ shows the thread as kept, running, until that turn is over (or its worker's clai
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,7 @@ from ._owner import owner_of_tab
 from ._tab_conversation import WINDOW, current, say_running, switch
 from .declarations import copilot
 from .sink import script_event
-from .turns import cut_off, load, remote, resumed, thread_runs, worker
+from .turns import cut_off, load, resumed, thread_runs, worker
 from .view import Conversation, window_texts
 
 if TYPE_CHECKING:
@@ -63,7 +62,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[Any]:
     async for event in _show_stored(state, stored, _id_of(held), going=going):
         yield event
     if here is not None:
-        over = await _until_over(state, stored.thread, lambda: asyncio.shield(here.closed))
+        over = await _until_over(state, stored.thread, here.ended)
     else:
         over = going and await _until_driven_nowhere_else(state, stored.thread)
     if over:
@@ -110,7 +109,7 @@ async def current_or_stored(state: CopilotState, owner: str) -> tuple[Thread, Co
 
 async def driven_elsewhere(thread: Thread) -> bool:
     """Whether another worker drives the tab's thread now (and writes what the tab shows of it)."""
-    return thread_runs.running(thread.id) is None and await remote.driven_elsewhere(thread.id)
+    return thread_runs.running(thread.id) is None and await thread_runs.driven_elsewhere(thread.id)
 
 
 def run_of_another_session(state: CopilotState, thread: Thread) -> thread_runs.ThreadRun | None:
@@ -149,13 +148,13 @@ async def _outlived(state: CopilotState, thread: Thread) -> bool:
     tab shows as going is gone."""
     if state._worker == worker():
         return False
-    return thread_runs.running(thread.id) is None and not await remote.driven_elsewhere(thread.id)
+    return thread_runs.running(thread.id) is None and not await thread_runs.driven_elsewhere(thread.id)
 
 
 async def _until_driven_nowhere_else(state: CopilotState, thread: Thread) -> bool:
     """Wait, outside the lock, for the turn of the tab's thread on another worker to be over (should that worker die,
     its claim lapses within the lease: the tab then shows the run cut off, with Retry, not going for ever)."""
-    return await _until_over(state, thread, lambda: remote.over_elsewhere(thread.id))
+    return await _until_over(state, thread, lambda: thread_runs.over_elsewhere(thread.id))
 
 
 async def _until_over(state: CopilotState, thread: Thread, over: Callable[[], Awaitable[Any]]) -> bool:

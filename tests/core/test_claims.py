@@ -129,3 +129,17 @@ async def test_a_decision_made_through_another_loop_reaches_the_running_turn(thr
     assert results(thread).get("c1") == "refunded 7"  # run by the drive that holds the thread, at once
     gate.set()
     assert (await asyncio.wait_for(drive, 2)).status == "done"
+
+
+async def test_a_waiter_that_gives_up_does_not_end_the_wait_of_the_others(thread):
+    claim = claims.claim(thread.id)
+    assert claim is not None
+    impatient = asyncio.create_task(claim.wait_released())
+    patient = asyncio.create_task(claim.wait_released())
+    await asyncio.sleep(0)
+    impatient.cancel()
+    await asyncio.sleep(0)
+    assert not patient.done()  # still waiting: the thread is still held
+    claim.release()
+    await asyncio.wait_for(patient, 1)
+    assert claims.holder(thread.id) is None and claim.ended().done()

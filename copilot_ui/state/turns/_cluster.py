@@ -50,18 +50,17 @@ class Cluster:
 
     def __init__(self, redis: Any) -> None:
         self._redis = redis
-        self._handler: Handler | None = None
         self._listening: asyncio.Task[None] | None = None
         self._leases: dict[str, asyncio.Task[None]] = {}
 
-    def on_message(self, handler: Handler) -> None:
-        """What to do with a control sent to this worker (or to every worker)."""
-        self._handler = handler
+    def listen(self) -> None:
+        """Act on the controls sent to this worker (or to every worker) with the handler given to `on_message`."""
         if self._listening is None or self._listening.done():
             self._listening = asyncio.ensure_future(self._listen())
 
     async def claim(self, thread_id: str) -> bool:
         """Note that this worker drives the thread (False: another worker does)."""
+        self.listen()  # (a worker driving a thread takes the controls other workers send for it)
         taken = await self._redis.set(_DRIVE + thread_id, worker(), nx=True, px=LEASE_MS)
         if taken:
             self._leases[thread_id] = asyncio.ensure_future(self._renew(thread_id))
@@ -108,10 +107,10 @@ class Cluster:
                 subscription = self._redis.pubsub()
                 await subscription.subscribe(_INBOX + worker(), _EVERYONE)
                 async for message in subscription.listen():
-                    if message.get("type") != "message" or self._handler is None:
+                    if message.get("type") != "message" or _handler is None:
                         continue
                     try:
-                        await self._handler(json.loads(message["data"]))
+                        await _handler(json.loads(message["data"]))
                     except Exception:
                         logger.exception("a control from another worker failed")
             except asyncio.CancelledError:
@@ -123,6 +122,13 @@ class Cluster:
 
 _CLUSTER: Cluster | None = None
 _CHECKED = False
+_handler: Handler | None = None
+
+
+def on_message(handler: Handler) -> None:
+    """What this worker does with a control another worker sends it (given once, by `_remote`)."""
+    global _handler
+    _handler = handler
 
 
 def cluster() -> Cluster | None:

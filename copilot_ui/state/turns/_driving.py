@@ -2,10 +2,10 @@
 
 A request (a message, a decision, Retry) reaches the turn of the tab's thread: the running one
 (a message is queued on it, a decision recorded and acted on), or a new one claimed in the same
-short locked block of the tab that found none (`_thread_runs`), so that two clicks never start two
-turns. The turn runs the loop in a task of its own; the background event that started it yields
-what its sink sends to the browser until it is over, then the thread is saved and released. The
-tab is reached only through its `Tab` (`_tab.py`).
+short locked block of the tab that found none (`_thread_runs`, which knows who runs each thread),
+so that two clicks never start two turns. The turn runs the loop in a task of its own; the
+background event that started it yields what its sink sends to the browser until it is over, then
+the thread is saved and released. The tab is reached only through its `Tab` (`_tab.py`).
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ from typing import Any
 
 from ag_ui.core import Context
 
-from ...core import ErrorOccurred, RunLoop, Session, Thread
+from ...core import Claim, ErrorOccurred, RunLoop, Session, Thread
 from ...store import ThreadStore
 from ..declarations import SharedStates, attachment_bytes_for, copilot, current_page
 from ..sink import ViewSink, script_event
 from ..view import Conversation
-from . import _remote as remote
 from . import _thread_runs as thread_runs
 from ._browser_answers import ThreadRunPage
 from ._keeping import KEPT_EVERY, Keeper, writes_land
@@ -66,13 +65,13 @@ async def work(
         async with tab.locked():
             owner = await tab.owner()  # (it may await: before the look for a turn and the claim, which must not)
             thread, conversation = await tab.conversation(owner)
-            elsewhere = await remote.driven_elsewhere(thread.id)  # (the tab stays locked: no click of its slips in)
+            elsewhere = await thread_runs.driven_elsewhere(thread.id)  # (the tab stays locked: no click slips in)
             if elsewhere and (remote_request is None or await remote_request(thread, conversation)):
                 return
             # (Driven elsewhere, and nobody took the request: that turn just ended, or its worker died. The request
             # waits for it to be over, a dead worker's claim lapsing within the lease, and is then acted on here.)
             running = thread_runs.running(thread.id) if not elsewhere else None
-            waiting = thread_runs.closing(thread.id) if not elsewhere else remote.over_elsewhere(thread.id, WAIT_ELSEWHERE)
+            waiting = thread_runs.closing(thread.id) if not elsewhere else thread_runs.over_elsewhere(thread.id, WAIT_ELSEWHERE)
             if running is not None:
                 if record is not None:
                     record(thread, conversation, running)
@@ -81,21 +80,21 @@ async def work(
                     record = None  # taken, but the turn is winding down: the next turn acts on it
                 elif join is None or join(running):
                     return
-                waiting = running.closed
+                waiting = running.ended()
             if waiting is None:
                 if record is not None and not record(thread, conversation, None):
                     return
                 agent = tab.agent(agent_id, thread, conversation)
                 if isinstance(agent, Refused):
                     refused = agent.script
-                elif await remote.claim(thread):
-                    thread_run = begin(tab, thread, conversation, owner, agent, store)
-                    if thread_run is None:
-                        await remote.release(thread.id)
-                    else:  # (in this block: the claim and "Running" reach the tab in one change)
-                        await tab.say_running(
-                            True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else ""
-                        )
+                elif (claim := await thread_runs.claim(thread.id)) is not None:
+                    try:
+                        thread_run = begin(claim, tab, thread, conversation, owner, agent, store)
+                    except BaseException:
+                        await thread_runs.release(claim)  # (a turn that cannot begin must not hold the thread)
+                        raise
+                    # (in this block: the claim and "Running" reach the tab in one change)
+                    await tab.say_running(True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else "")
         if waiting is None:
             break
         await waiting  # the turn before writes the thread back first (here, or in the store on another worker)
@@ -107,9 +106,9 @@ async def work(
 
 
 def begin(
-    tab: Tab, thread: Thread, conversation: Conversation, owner: str, agent_id: str, store: ThreadStore | None
-) -> thread_runs.ThreadRun | None:
-    """Claim the thread and set up its turn (synchronous: nothing can start in between), kept in `store`."""
+    claim: Claim, tab: Tab, thread: Thread, conversation: Conversation, owner: str, agent_id: str, store: ThreadStore | None
+) -> thread_runs.ThreadRun:
+    """Set up the turn of the claimed thread (synchronous: it runs from here on), kept in `store`."""
     shared = SharedStates(copilot.agent_states_of(agent_id))
     sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
     keeper = Keeper(store, owner, agent_id) if store is not None else None
@@ -141,7 +140,7 @@ def begin(
     )
     if keeper is not None:
         _kept_at_exit()
-    return thread_runs.begin(thread, loop, sink, tab, keeper)
+    return thread_runs.begin(claim, thread, loop, sink, tab, keeper)
 
 
 async def run(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> AsyncIterator[Any]:
@@ -186,10 +185,7 @@ async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> N
             logger.exception("showing the end of a run failed")
             await _not_running(tab)
         finally:
-            thread_runs.release(thread_run)  # (a load of the thread here waits for the save itself)
-            if saved is not None:
-                await saved  # another worker reads the thread from the store once this one lets it go
-            await remote.release(thread_run.thread.id)
+            await thread_runs.hand_over(thread_run, saved)
 
 
 async def _keep_what_it_shows(thread_run: thread_runs.ThreadRun) -> None:

@@ -2,62 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-import math
 from typing import Any
 
-from ...core import Attachment, Decision, Thread, decision_from_json, decision_json
+from ...core import Attachment, Decision, decision_from_json, decision_json
 from ..declarations import copilot
 from ..sink import script_event
 from ..view import handover
 from . import _browser_answers as browser_answers
 from . import _thread_runs as thread_runs
-from ._cluster import cluster, worker
+from ._cluster import cluster, on_message
 
 logger = logging.getLogger("copilot_ui.state")
-
-WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new turn waits for another worker's turn of the thread to end
-LOOK_EVERY = 1.0  # seconds between two looks at another worker's turn, by a tab waiting for it to be over
-
-
-async def driven_elsewhere(thread_id: str) -> bool:
-    """Another worker drives this thread now."""
-    group = _listening()
-    return group is not None and (await group.driver(thread_id)) not in (None, worker())
-
-
-async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
-    """Wait until no other worker drives the thread: its turn ended, or its worker died and the claim lapsed (at most
-    LEASE_MS after the worker's last renewal: nothing else tells a dead worker from a busy one). False after `within`
-    seconds of waiting."""
-    deadline = asyncio.get_running_loop().time() + within
-    while await driven_elsewhere(thread_id):
-        if asyncio.get_running_loop().time() >= deadline:
-            return False
-        await asyncio.sleep(LOOK_EVERY)
-    return True
-
-
-async def claim(thread: Thread) -> bool:
-    """Note that this worker drives the thread, once no other worker does (True at once with one worker)."""
-    group = _listening()
-    if group is None:
-        return True
-    deadline = asyncio.get_running_loop().time() + WAIT_FOR_OTHER_WORKER
-    while not await group.claim(thread.id):
-        if asyncio.get_running_loop().time() > deadline:
-            return False
-        await asyncio.sleep(0.2)  # another worker's turn is ending (or its worker died: its note expires)
-    return True
-
-
-async def release(thread_id: str) -> None:
-    """This worker's turn of the thread is over."""
-    group = cluster()
-    if group is not None:
-        await group.release(thread_id)
 
 
 async def stop(thread_id: str) -> bool:
@@ -83,21 +40,14 @@ async def texts(thread_id: str, tids: list[str]) -> bool:
 
 async def browser_answer(token: str, reply: Any) -> None:
     """A browser tool's answer that no turn here waits for: to every worker."""
-    group = _listening()
+    group = cluster()
     if group is not None:
         await group.tell_everyone({"kind": "browser", "token": token, "reply": reply})
 
 
 async def _send(thread_id: str, control: dict[str, Any]) -> bool:
-    group = _listening()
-    return group is not None and await group.send(thread_id, control)
-
-
-def _listening() -> Any:
     group = cluster()
-    if group is not None:
-        group.on_message(_act)
-    return group
+    return group is not None and await group.send(thread_id, control)
 
 
 async def _act(control: dict[str, Any]) -> None:
@@ -123,3 +73,6 @@ async def _act(control: dict[str, Any]) -> None:
         )
         if script:
             thread_run.sink.send_event(script_event(script))
+
+
+on_message(_act)

@@ -1,20 +1,28 @@
-"""The turns running in this process, by thread (a ThreadRun each): one per thread, and a way to reach it.
+"""Who runs a thread: its turn on this worker (a ThreadRun, held by the thread's claim in `core.claims`) or on another
+worker (a lease in Redis, `_cluster`). Every question of "is this thread running, where, until when" is answered here.
 
-A turn is claimed synchronously (no await between looking and claiming), so two clicks can never
-start two turns of one thread. When a turn ends it first leaves the table of running turns (a
-new click then starts a new turn), but the thread is only handed over once the ending turn has
-written it back: `closing(thread_id)` is what a new turn waits for before it reads the thread.
+A turn is claimed synchronously on this worker (no await between looking and claiming), so two clicks can never
+start two turns of one thread. When a turn ends it first leaves (a new click then waits for it instead of joining
+it), but the thread is only released once the ending turn has written it back: a new turn waits for `closing`
+before it reads the thread, and another worker for the lease, which goes once the write has landed.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import math
+from collections.abc import Awaitable
+from dataclasses import dataclass
 
 from ...core import Attachment, Claim, RunLoop, Thread, claims
 from ..sink import ViewSink
+from ._cluster import cluster, worker
 from ._keeping import Keeper
 from ._tab import Tab
+
+WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new turn waits for another worker's turn of the thread to end
+LOOK_EVERY = 1.0  # seconds between two looks at another worker's turn, by a tab waiting for it to be over
+CLAIM_AGAIN_AFTER = 0.2  # seconds between two tries at the lease, while another worker's turn ends
 
 
 @dataclass(eq=False)
@@ -28,7 +36,7 @@ class ThreadRun:
     tab: Tab  # the person's tab it shows in
     keeper: Keeper | None = None  # saves the thread in the app's store, if it has one
     interrupted: bool = False  # the server went down while it ran: kept marked as cut off
-    closed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    left: bool = False  # its work is over: it writes the thread back, and then releases it
 
     def take_message(self, message_id: str, text: str, attachments: tuple[Attachment, ...] = ()) -> bool:
         """A message the person wrote during the turn: queued for its next run and shown; False when it winds down."""
@@ -37,48 +45,91 @@ class ThreadRun:
         self.sink.queue_user_message(message_id, text)
         return True
 
-
-_RUNNING: dict[str, ThreadRun] = {}
-_CLOSING: dict[str, asyncio.Future[None]] = {}
+    def ended(self) -> Awaitable[None]:
+        """Done once the turn has written the thread back and released it."""
+        return asyncio.shield(self.claim.ended())
 
 
 def running(thread_id: str) -> ThreadRun | None:
-    """The turn working on this thread now, if any."""
-    return _RUNNING.get(thread_id)
+    """The turn working on this thread on this worker now, if any."""
+    claim = claims.holder(thread_id)
+    thread_run = claim.run_by if claim is not None else None
+    return thread_run if isinstance(thread_run, ThreadRun) and not thread_run.left else None
 
 
 def all_running() -> list[ThreadRun]:
-    """The turns working now in this process."""
-    return list(_RUNNING.values())
+    """The turns working on this worker now."""
+    return [claim.run_by for claim in claims.held() if isinstance(claim.run_by, ThreadRun) and not claim.run_by.left]
 
 
-def closing(thread_id: str) -> asyncio.Future[None] | None:
-    """Done once the turn that last worked on this thread has written it back (None: nothing to wait for)."""
-    return _CLOSING.get(thread_id)
+def closing(thread_id: str) -> Awaitable[None] | None:
+    """Done once whatever holds this thread on this worker has released it (None: nothing holds it)."""
+    claim = claims.holder(thread_id)
+    return asyncio.shield(claim.ended()) if claim is not None else None
 
 
-def begin(thread: Thread, loop: RunLoop, sink: ViewSink, tab: Tab, keeper: Keeper | None = None) -> ThreadRun | None:
-    """Claim the thread for a new turn (synchronous); None when another turn has it."""
-    if thread.id in _RUNNING or thread.id in _CLOSING:
-        return None
-    claim = claims.claim(thread.id)
-    if claim is None:
-        return None
-    thread_run = _RUNNING[thread.id] = ThreadRun(thread, loop, sink, claim, tab, keeper)
+async def driven_elsewhere(thread_id: str) -> bool:
+    """Another worker runs this thread now."""
+    group = cluster()
+    return group is not None and (await group.driver(thread_id)) not in (None, worker())
+
+
+async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
+    """Wait until no other worker runs the thread: its turn ended, or its worker died and the lease lapsed (at most
+    LEASE_MS after the worker's last renewal: nothing else tells a dead worker from a busy one). False after `within`
+    seconds of waiting."""
+    deadline = asyncio.get_running_loop().time() + within
+    while await driven_elsewhere(thread_id):
+        if asyncio.get_running_loop().time() >= deadline:
+            return False
+        await asyncio.sleep(LOOK_EVERY)
+    return True
+
+
+async def claim(thread_id: str) -> Claim | None:
+    """Hold the thread for a new turn: across workers (once no other worker's turn holds it, waiting at most
+    WAIT_FOR_OTHER_WORKER) and on this worker. None when it stays held."""
+    group = cluster()
+    if group is not None:
+        deadline = asyncio.get_running_loop().time() + WAIT_FOR_OTHER_WORKER
+        while not await group.claim(thread_id):
+            if asyncio.get_running_loop().time() > deadline:
+                return None
+            await asyncio.sleep(CLAIM_AGAIN_AFTER)  # another worker's turn is ending (or its worker died: its lease lapses)
+    held = claims.claim(thread_id)
+    if held is None and group is not None:
+        await group.release(thread_id)
+    return held
+
+
+def begin(claim: Claim, thread: Thread, loop: RunLoop, sink: ViewSink, tab: Tab, keeper: Keeper | None) -> ThreadRun:
+    """The turn that runs the thread under `claim` (synchronous: it is running from here on)."""
+    thread_run = ThreadRun(thread, loop, sink, claim, tab, keeper)
+    claim.run_by = thread_run
     return thread_run
 
 
+async def release(claim: Claim) -> None:
+    """Free a thread claimed for a turn that did not begin."""
+    claim.release()
+    group = cluster()
+    if group is not None:
+        await group.release(claim.thread_id)
+
+
 def leave(thread_run: ThreadRun) -> None:
-    """The turn's work is over: new clicks start new turns, which wait for `closing` first."""
-    if _RUNNING.get(thread_run.thread.id) is thread_run:
-        del _RUNNING[thread_run.thread.id]
-    _CLOSING[thread_run.thread.id] = thread_run.closed
+    """The turn's work is over: new clicks wait for it to release the thread, then start a new turn."""
+    thread_run.left = True
 
 
-def release(thread_run: ThreadRun) -> None:
-    """The turn wrote the thread back: the thread is free."""
-    thread_run.claim.release()
-    if _CLOSING.get(thread_run.thread.id) is thread_run.closed:
-        del _CLOSING[thread_run.thread.id]
-    if not thread_run.closed.done():
-        thread_run.closed.set_result(None)
+async def hand_over(thread_run: ThreadRun, written: Awaitable[None] | None) -> None:
+    """The turn wrote the thread back (`written`: done once the write has landed in the store): the thread is free on
+    this worker now (a load of it here waits for the write itself), and for other workers once the write has landed."""
+    try:
+        thread_run.claim.release()
+        if written is not None:
+            await written
+    finally:
+        group = cluster()
+        if group is not None:
+            await group.release(thread_run.thread.id)
