@@ -1,6 +1,6 @@
-"""What an app declares is checked when the app is imported: a declaration that took any value failed open
-(`approval="alwys"` meant no approval at all), so a wrong option is a DeclarationError naming the declaration, the
-option, the value, what it takes and the close matches.
+"""What an app declares is checked when the app is imported, so that a wrong option fails there rather than open
+(`approval="alwys"` would mean no approval at all): a DeclarationError naming the declaration, the option, the
+value, what it takes and the close matches.
 
 - One declaration's options: `unknown_options`, `tool_options` (frontend_tool, human_in_the_loop, browser_tool, a
   hand-made Tool), `editable_names`, `mcp_approval`, `layout_options`, and `keywords_checked` for a function's
