@@ -61,8 +61,8 @@ class Tool:
     prepare_arguments: Callable[[JSONObject], JSONObject] | None = None
     arguments_model: type[BaseModel] | None = None
     context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
-    # A question's `answer` parameter type (None: the response is the result); Any, for a type form (PEP 747) has no
-    # static type yet that pydantic's TypeAdapter takes.
+    # A question's `answer` parameter type (None: the response is the result); Any: a type form has no static type
+    # (PEP 747) that pydantic's TypeAdapter takes.
     answer_type: Any = None
 
     def needs_approval(self, arguments: JSONObject) -> bool:
@@ -199,7 +199,7 @@ def tool_from_function(
         if not parameters:
             raise TypeError(f"{function.__name__} is declared with state= but takes no parameter for it")
         parameters = parameters[1:]
-    fields: dict[str, Any] = {}  # create_model types its field definitions so
+    fields: dict[str, Any] = {}  # Any: create_model takes field definitions and its own options as one **kwargs
     context_parameter = answer_type = None
     for parameter in parameters:
         if kind == "human" and parameter.name == ANSWER_PARAMETER:
