@@ -25,7 +25,7 @@ work (and are tested) without importing Reflex.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 _PUBLIC = {
     # declaring what the agent may do and see (Reflex layer)
@@ -158,7 +158,7 @@ if TYPE_CHECKING:  # what IDEs and type checkers see; at run time __getattr__ im
     render_tool = copilot.render_tool
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _DECLARATIONS:
         value = getattr(importlib.import_module("copilot_ui.state").copilot, name)
     elif name in _PUBLIC:

@@ -29,11 +29,11 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import parse_qs, quote, unquote
 
 from .core import Attachment, AttachmentRules, Refusal
 from .core._attachments import shown_name
+from .protocol._json import JSON
 from .server._endpoint_access import ASGIApp, Receive, Scope, Send, read_body
 from .store import OverLimit
 
@@ -171,7 +171,7 @@ async def _remove(send: Send, owner: str, attachment_id: str) -> None:
     await _json(send, 200 if removed else 404, {"removed": removed})
 
 
-async def _json(send: Send, status: int, value: Any) -> None:
+async def _json(send: Send, status: int, value: JSON) -> None:
     body = json.dumps(value).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     headers.append((b"cache-control", b"no-store"))

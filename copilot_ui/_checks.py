@@ -1,6 +1,6 @@
-"""What an app declares is checked when the app is imported: a declaration that took any value failed open
-(`approval="alwys"` meant no approval at all), so a wrong option is a DeclarationError naming the declaration, the
-option, the value, what it takes and the close matches.
+"""What an app declares is checked when the app is imported, so that a wrong option fails there rather than open
+(`approval="alwys"` would mean no approval at all): a DeclarationError naming the declaration, the option, the
+value, what it takes and the close matches.
 
 - One declaration's options: `unknown_options`, `tool_options` (frontend_tool, human_in_the_loop, browser_tool, a
   hand-made Tool), `editable_names`, `mcp_approval`, `layout_options`, and `keywords_checked` for a function's
@@ -18,13 +18,17 @@ import logging
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import DeclarationError
 
+if TYPE_CHECKING:
+    from .core import Tool
+    from .state.declarations._copilot import Copilot
+
 logger = logging.getLogger("copilot_ui")
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what model providers accept as a tool's name
 
@@ -92,7 +96,7 @@ def unknown_options(where: str, given: Iterable[str], known: Collection[str], el
         )
 
 
-def tool_options(where: str, options: Mapping[str, Any]) -> None:
+def tool_options(where: str, options: Mapping[str, object]) -> None:
     """Check the value of each option of a tool's declaration (those the declaration takes are checked already)."""
     for option, value in options.items():
         if option == "name":
@@ -125,13 +129,13 @@ def tool_options(where: str, options: Mapping[str, Any]) -> None:
             function_of(where, option, value, _ARITY[option])
 
 
-def check_tool(tool: Any) -> None:
+def check_tool(tool: Tool) -> None:
     """A tool made by hand (cui.copilot.add_tool), checked as a declaration's options are."""
     fields = ("name", "description", "mode", "approval", "follow_up", "completes_run", "timeout", "available", "agent")
     tool_options(f"tool {tool.name}", {field: getattr(tool, field) for field in (*fields, "prepare_arguments")})
 
 
-def one_of(where: str, option: str, value: Any, choices: Collection[str], takes: str | None = None) -> Any:
+def one_of(where: str, option: str, value: object, choices: Collection[str], takes: str | None = None) -> str:
     """The value, when it is one of the choices; a DeclarationError suggesting the close ones otherwise."""
     if isinstance(value, str) and value in choices:
         return value
@@ -139,7 +143,7 @@ def one_of(where: str, option: str, value: Any, choices: Collection[str], takes:
     raise invalid_option(where, option, value, takes=takes, close=[f'{option}="{match}"' for match in close])
 
 
-def approval(where: str, value: Any) -> None:
+def approval(where: str, value: object) -> None:
     """A tool's approval: "always", "never", or a predicate of the arguments."""
     if callable(value) and not isinstance(value, str):
         function_of(where, "approval", value, 1)
@@ -147,7 +151,7 @@ def approval(where: str, value: Any) -> None:
         one_of(where, "approval", value, ("always", "never"))
 
 
-def mcp_approval(where: str, value: Any) -> None:
+def mcp_approval(where: str, value: object) -> None:
     """An MCP server's approval: "always", "never", the names of its tools that ask, or a function of (name, arguments)."""
     takes = (
         'it takes "always", "never", a list of the names of the server\'s tools that need it, or a function of the '
@@ -159,7 +163,7 @@ def mcp_approval(where: str, value: Any) -> None:
         one_of(where, "approval", value, ("always", "never"), takes=takes)
 
 
-def editable_names(where: str, editable: Any, arguments: Collection[str]) -> None:
+def editable_names(where: str, editable: bool | Iterable[str], arguments: Collection[str]) -> None:
     """The names `editable=` gives are arguments of the tool."""
     if isinstance(editable, bool):
         return
@@ -173,7 +177,7 @@ def editable_names(where: str, editable: Any, arguments: Collection[str]) -> Non
             )
 
 
-def function_of(where: str, option: str, value: Any, arguments: int, takes: str | None = None) -> None:
+def function_of(where: str, option: str, value: object, arguments: int, takes: str | None = None) -> None:
     """The value is a function that can be called with this many positional arguments."""
     if not callable(value):
         raise invalid_option(where, option, value, takes=takes)
@@ -189,7 +193,7 @@ def function_of(where: str, option: str, value: Any, arguments: int, takes: str 
         raise DeclarationError(where, f"{shown} cannot be called with {count}", takes=takes or _TAKES.get(option, "")) from None
 
 
-def layout_options(where: str, copilot: Any, labels_type: type, icon_names: Collection[str], **options: Any) -> None:
+def layout_options(where: str, copilot: Copilot, labels_type: type, icon_names: Collection[str], **options: object) -> None:
     """A layout's options (cui.sidebar, cui.popup, cui.chat, cui.task_panel), those given (not None)."""
     for option, value in options.items():
         if value is None:
@@ -224,7 +228,7 @@ def layout_options(where: str, copilot: Any, labels_type: type, icon_names: Coll
 _MODIFIERS = ("mod", "ctrl", "control", "meta", "cmd", "alt", "shift")
 
 
-def shortcut(where: str, value: Any) -> None:
+def shortcut(where: str, value: object) -> None:
     """Keys as "mod+/" (modifiers, then one key), or "" for none."""
     takes = 'it takes keys as "mod+/" or "alt+k" (modifiers mod, ctrl, meta, alt, shift, then one key), or "" for none'
     if not isinstance(value, str):
@@ -249,7 +253,7 @@ def keywords_checked(where: str) -> Callable[[F], F]:
         keywords = [name for name, p in parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
         @functools.wraps(declared)
-        def checked(*args: Any, **kwargs: Any) -> Any:
+        def checked(*args: object, **kwargs: object) -> object:
             unknown_options(where, kwargs, keywords)
             return declared(*args, **kwargs)
 
@@ -258,7 +262,7 @@ def keywords_checked(where: str) -> Callable[[F], F]:
     return decorate
 
 
-def close_matches(value: Any, choices: Iterable[str]) -> list[str]:
+def close_matches(value: object, choices: Iterable[str]) -> list[str]:
     """The choices close to a value (case aside): "alwys" → ["always"]."""
     if not isinstance(value, str):
         return []
@@ -270,13 +274,13 @@ def close_matches(value: Any, choices: Iterable[str]) -> list[str]:
 
 
 def invalid_option(
-    where: str, option: str, value: Any, *, takes: str | None = None, close: Iterable[str] = ()
+    where: str, option: str, value: object, *, takes: str | None = None, close: Iterable[str] = ()
 ) -> DeclarationError:
     shown = f"{option}={_shown(value)}" if option else _shown(value)
     return DeclarationError(where, f"{shown} is not valid", takes=takes or _TAKES.get(option, ""), close=close)
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, str):
         return '"' + (value if len(value) <= 60 else value[:60] + "…") + '"'
     if callable(value) and hasattr(value, "__name__"):
@@ -285,12 +289,12 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:60] + "…"
 
 
-def quoted_matches(value: Any, choices: Iterable[str]) -> list[str]:
+def quoted_matches(value: object, choices: Iterable[str]) -> list[str]:
     """The close matches of a value among the choices, quoted as an error shows them."""
     return [f'"{match}"' for match in close_matches(value, choices)]
 
 
-def _as_choice(value: Any, choices: Collection[str]) -> list[str]:
+def _as_choice(value: object, choices: Collection[str]) -> list[str]:
     """A value that is no text, read as the choice it likely meant (True → "always")."""
     if value is True and "always" in choices:
         return ["always"]
@@ -299,26 +303,26 @@ def _as_choice(value: Any, choices: Collection[str]) -> list[str]:
     return []
 
 
-def _as_flag(value: Any) -> list[str]:
+def _as_flag(value: object) -> list[str]:
     if isinstance(value, str) and value.lower() in ("true", "yes", "false", "no"):
         return ["True" if value.lower() in ("true", "yes") else "False"]
     return []
 
 
-def _is_names(value: Any) -> bool:
+def _is_names(value: object) -> bool:
     return isinstance(value, (list, tuple, set, frozenset)) and all(isinstance(item, str) for item in value)
 
 
-def _is_seconds(value: Any) -> bool:
+def _is_seconds(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and math.isfinite(value)
 
 
-def _is_state_class(value: Any) -> bool:
+def _is_state_class(value: object) -> bool:
     """A Reflex state class (duck-typed: this module imports no Reflex)."""
     return isinstance(value, type) and callable(getattr(value, "get_full_name", None))
 
 
-def _icons(where: str, icons: Any, names: Collection[str]) -> None:
+def _icons(where: str, icons: object, names: Collection[str]) -> None:
     if not isinstance(icons, Mapping):
         raise invalid_option(where, "icons", icons, takes="it takes a dict of icon names to lucide icon names or components")
     for name, chosen in icons.items():

@@ -23,10 +23,11 @@ Those that were a builtin exception before are that one too, so that an `except 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from .protocol import Rule
+    from .protocol._json import JSON
 
 
 class CopilotUIError(Exception):
@@ -193,7 +194,7 @@ class ArgumentsInvalid(CopilotUIError):
 class AnswerInvalid(CopilotUIError, ValueError):
     """A person's response does not fit the type of a question's `answer` parameter; lists what is wrong."""
 
-    def __init__(self, tool_name: str, problems: list[str], answer: Any = None) -> None:
+    def __init__(self, tool_name: str, problems: list[str], answer: JSON = None) -> None:
         self.problems = problems
         self.answer = answer  # what did not fit (a form's one field: its value)
         super().__init__(f"the answer to {tool_name} does not fit its type: " + "; ".join(problems))

@@ -34,7 +34,7 @@ class LocalAgent(Agent):
         *,
         agent_id: str = "default",
         description: str = "",
-        deps: Callable[[RunAgentInput], Any] | None = None,
+        deps: Callable[[RunAgentInput], object] | None = None,
         explain_error: ExplainError | None = None,
     ) -> None:
         super().__init__(agent_id, description)

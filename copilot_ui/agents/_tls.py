@@ -1,8 +1,7 @@
 """The TLS settings of the clients that talk to agents, built once per process.
 
-httpx builds a new SSL context, reading the whole CA bundle, for every client it creates: 10–20 ms
-of CPU. A client made per run did that on the event loop at every run of a remote agent, and every
-tab the worker serves waited meanwhile. The context is the same each time (httpx's default: the
+httpx builds a new SSL context for every client it creates, reading the whole CA bundle on the event
+loop while every tab of the worker waits; the context is the same each time (httpx's default: the
 file or folder named by SSL_CERT_FILE or SSL_CERT_DIR, else certifi's bundle), so it is made once.
 """
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import inspect
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ag_ui.core import BaseEvent, Message, RunAgentInput, UserMessage
 
 from ..agents import AgentAborted, AgentError
 from ..protocol import EventPipeline, ProtocolError, new_id
+from ..protocol._json import JSON
 from ._attachments import with_attachment_bytes
 from ._calls import describe_error
 from ._closing import answer_open_calls
@@ -191,7 +192,7 @@ async def _observe(turn: Turn, event: BaseEvent) -> None:
         turn.stop(verdict.reason)
 
 
-def _mark_cut_off(turn: Turn, result: Any) -> None:
+def _mark_cut_off(turn: Turn, result: JSON) -> None:
     """A reply cut off by the length limit: its calls may be incomplete and are never run."""
     thread = turn.thread
     if finish_reason(result) in ("length", "max_tokens"):

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from ag_ui.core import Interrupt, ToolCall
 
+from ..protocol._json import JSONObject
 from ._calls import canonical_json, parse_arguments, signature
 from ._decisions import Answer, Approve, Decision, Deny
 
@@ -29,12 +30,12 @@ class Awaiting:
     kind: Kind  # "approval": Approve or Deny; "input": Answer or Deny
     digest: str
     tool_name: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
     message: str = ""
     interrupt_id: str | None = None
 
 
-def call_digest(name: str, arguments: Any, message: str = "") -> str:
+def call_digest(name: str, arguments: object, message: str = "") -> str:
     """A short digest of a call as shown: its name, its arguments (canonical JSON), and an interrupt's message."""
     return _short_hash(name + "\x00" + canonical_json(arguments) + ("\x00" + message if message else ""))
 

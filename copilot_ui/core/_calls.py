@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Literal, Union
 
 from ag_ui.core import ToolCall
 
@@ -23,8 +23,8 @@ class Ready:
     """The call may run: its tool, the handler's keyword arguments and the arguments as shown."""
 
     tool: Tool
-    kwargs: dict[str, Any]
-    arguments: dict[str, Any]
+    kwargs: dict[str, object]
+    arguments: JSONObject
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,8 @@ class Waiting:
     """The call waits for a person: approval before it runs, or their answer; bound to its digest."""
 
     tool: Tool
-    arguments: dict[str, Any]  # as the person is shown them (repaired, validated, rewritten by hooks)
-    kwargs: dict[str, Any]
+    arguments: JSONObject  # as the person is shown them (repaired, validated, rewritten by hooks)
+    kwargs: dict[str, object]
     kind: Literal["approval", "input"]
     digest: str
 

@@ -12,7 +12,10 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+S = TypeVar("S")  # a state class of the app
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -30,11 +33,11 @@ class Session:
 class StateAccess(Protocol):
     """How tools reach the session's state (the UI layer provides it)."""
 
-    def open(self, state_type: type) -> AbstractAsyncContextManager[Any]:
+    def open(self, state_type: type[S]) -> AbstractAsyncContextManager[S]:
         """A short block with the session's state of this type, changeable inside it."""
         ...
 
-    async def run_with(self, state_type: type, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+    async def run_with(self, state_type: type[S], handler: Callable[[S], Awaitable[R]]) -> R:
         """Run a tool handler that takes this state; its changes reach the session.
 
         The session is not locked while the handler waits.
@@ -65,7 +68,7 @@ class ToolContext:
         if self._report is not None:
             self._report(None if fraction is None else min(1.0, max(0.0, float(fraction))), message)
 
-    def state(self, state_type: type) -> AbstractAsyncContextManager[Any]:
+    def state(self, state_type: type[S]) -> AbstractAsyncContextManager[S]:
         """A short block with the session's state of this type: `async with context.state(Dashboard) as state:`.
 
         Keep the block short (no network inside it): the session may be locked while it is open.

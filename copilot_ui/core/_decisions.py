@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Union
+
+from ..protocol._json import JSON, JSONObject, is_object
 
 
 @dataclass(frozen=True)
 class Approve:
     """Run the call; with `arguments`, run it with these instead (they are validated again)."""
 
-    arguments: dict[str, Any] | None = None
+    arguments: JSONObject | None = None
     """The arguments the person changed, to run with instead (validated again); None: as shown."""
 
 
@@ -26,14 +28,14 @@ class Deny:
 class Answer:
     """The person's answer to a human-in-the-loop call (or to an agent's question): it becomes the result."""
 
-    value: Any
+    value: JSON
     """The answer (any JSON value)."""
 
 
 Decision = Union[Approve, Deny, Answer]
 
 
-def decision_json(decision: Decision) -> dict[str, Any]:
+def decision_json(decision: Decision) -> JSONObject:
     """A decision as a JSON object (for stores)."""
     if isinstance(decision, Approve):
         return {"kind": "approve", "arguments": decision.arguments}
@@ -42,11 +44,13 @@ def decision_json(decision: Decision) -> dict[str, Any]:
     return {"kind": "answer", "value": decision.value}
 
 
-def decision_from_json(saved: dict[str, Any]) -> Decision:
+def decision_from_json(saved: JSONObject) -> Decision:
     """The decision decision_json() wrote."""
     kind = saved.get("kind")
     if kind == "approve":
-        return Approve(saved.get("arguments"))
+        arguments = saved.get("arguments")
+        return Approve(arguments if is_object(arguments) else None)
     if kind == "deny":
-        return Deny(saved.get("reason", ""))
+        reason = saved.get("reason", "")
+        return Deny(reason if isinstance(reason, str) else "")
     return Answer(saved.get("value"))

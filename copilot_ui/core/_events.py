@@ -8,10 +8,11 @@ calls waiting for a person, errors, and the run starting and ending.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from ag_ui.core import BaseEvent
 
+from ..protocol._json import JSON, JSONObject
 from ._thread import QueuedMessage
 
 
@@ -140,7 +141,7 @@ class ToolExecutionStarted(LoopEvent):
 
     call_id: str
     tool_name: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ class AwaitingPerson(LoopEvent):
 
     call_id: str
     tool_name: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
     kind: Literal["approval", "input"]
     message: str = ""
     interrupt_id: str | None = None
@@ -185,12 +186,12 @@ class AwaitingPerson(LoopEvent):
 class StateChanged(LoopEvent):
     """The agent changed the shared state (snapshot or delta applied)."""
 
-    state: Any
+    state: JSON
 
 
 @dataclass(frozen=True)
 class AgentEventReceived(LoopEvent):
-    """Any AG-UI event, after it was applied (CUSTOM and RAW reach subscribers this way)."""
+    """Every AG-UI event, after it was applied (CUSTOM and RAW reach subscribers this way)."""
 
     event: BaseEvent
 

@@ -13,8 +13,8 @@ import asyncio
 import contextlib
 import inspect
 import logging
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Mapping
+from typing import TYPE_CHECKING
 
 from ag_ui.core import ToolCall
 
@@ -68,14 +68,14 @@ async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContex
         await _finish(turn, call, ready, content, is_error, status)
 
 
-async def _invoke(turn: Turn, tool: Tool, kwargs: dict[str, Any], context: ToolContext) -> Any:
+async def _invoke(turn: Turn, tool: Tool, kwargs: Mapping[str, object], context: ToolContext) -> object:
     """The handler's value, within the tool's timeout; a tool declared with state= runs through StateAccess.run_with."""
 
-    async def handler(state: Any = None) -> Any:
+    async def handler(state: object = None) -> object:
         value = tool.call(state, kwargs, context)
         return await value if inspect.isawaitable(value) else value
 
-    async def call_handler() -> Any:
+    async def call_handler() -> object:
         if tool.state is None:
             return await handler()
         access = turn.loop.state_access
@@ -137,7 +137,7 @@ class _Progress:
             self.deliveries.append(asyncio.ensure_future(pending))
 
 
-def _slot(turn: Turn) -> contextlib.AbstractAsyncContextManager[Any]:
+def _slot(turn: Turn) -> contextlib.AbstractAsyncContextManager[None]:
     return turn.slots if turn.slots is not None else contextlib.nullcontext()
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+
+from ..protocol._json import JSONObject
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Block:
 class Rewrite:
     """Run this call with these arguments instead."""
 
-    arguments: dict[str, Any]
+    arguments: JSONObject
     """The arguments the tool runs with (not validated again: a hook is the app's own code)."""
 
 
@@ -48,7 +49,7 @@ class Rewrite:
 class Replace:
     """Use this as the call's result instead."""
 
-    result: Any
+    result: object
     """The result the agent gets (text, or anything JSON can carry)."""
     is_error: bool = False
     """Whether it is an error result."""
@@ -62,7 +63,7 @@ class CallInfo:
     """The agent's id of the call."""
     tool_name: str
     """The tool called."""
-    arguments: dict[str, Any]
+    arguments: JSONObject
     """The call's arguments, as the tool would run with them."""
 
 
@@ -76,7 +77,7 @@ class ToolResult:
     """Whether the call failed."""
 
 
-Hook = Callable[..., Any]
+Hook = Callable[..., object]
 
 
 @dataclass
@@ -98,7 +99,7 @@ class Hooks:
     on_event: list[Hook] = field(default_factory=list[Hook])
     """`(event) -> None | Stop`: for every AG-UI event applied to the thread."""
 
-    async def call(self, name: str, *args: Any) -> Any:
+    async def call(self, name: str, *args: object) -> object:
         """Call the hooks of one kind; returns the first answer that is not None."""
         for hook in getattr(self, name):
             answer = hook(*args)

@@ -8,10 +8,11 @@ decisions; that run uses them up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ag_ui.core import ResumeEntry
 
+from ..protocol._json import JSONObject
 from ._awaiting import Awaiting, interrupt_key
 from ._decisions import Answer, Approve, Decision, Deny
 from ._events import AwaitingPerson
@@ -80,9 +81,9 @@ def _decided(thread: Thread, now: Awaiting) -> bool:
 _CANCELLED = object()
 
 
-def _payload(decision: Decision | None) -> Any:
+def _payload(decision: Decision | None) -> object:  # a JSON payload, or _CANCELLED
     if isinstance(decision, Approve):
-        payload: dict[str, Any] = {"approved": True}
+        payload: JSONObject = {"approved": True}
         if decision.arguments is not None:
             payload["editedArgs"] = decision.arguments
         return payload

@@ -19,17 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ag_ui.core import Context
 
 from ..agents import Agent
 from ..errors import ThreadBusy
 from ..protocol import new_id
+from ..protocol._json import JSON, JSONObject
 from ._attachments import Attachment, AttachmentBytes, attachments_of
 from ._claims import Claim, claims
 from ._context import Session, StateAccess
 from ._decisions import Decision
+from ._events import LoopEvent
 from ._hooks import Hooks
 from ._outcome import TurnOutcome
 from ._subscriber import Emit, deliver
@@ -68,7 +69,7 @@ class RunLoop:
         emit: Emit | None = None,
         ask_person: bool = False,
         limits: LoopLimits | None = None,
-        forwarded_props: Any = None,
+        forwarded_props: JSON = None,
         attachment_bytes: AttachmentBytes | None = None,
     ) -> None:
         self.agent = agent
@@ -141,7 +142,7 @@ class RunLoop:
         self,
         thread: Thread,
         name: str,
-        arguments: dict[str, Any] | None = None,
+        arguments: JSONObject | None = None,
         follow_up: FollowUp = False,
         *,
         claim: Claim | None = None,
@@ -255,7 +256,7 @@ class RunLoop:
         if self._turn is not None:
             raise RuntimeError("this loop is already driving a thread; send() queues a message instead")
 
-    async def _notify(self, event: Any) -> None:
+    async def _notify(self, event: LoopEvent) -> None:
         await deliver(self.emit, event)
 
 

@@ -16,11 +16,12 @@ decision to a waiting call, as often as the turn looks.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ag_ui.core import ToolCall
 
 from ..errors import AnswerInvalid, ArgumentsInvalid
+from ..protocol._json import JSONObject
 from ._awaiting import digest_of_call, fits
 from ._calls import Answered, Prepared, Ready, Waiting, describe_error, parse_arguments, signature
 from ._decisions import Answer, Deny
@@ -162,7 +163,7 @@ def _find_tool(turn: Turn, call: ToolCall) -> Tool | Answered:
     return tool
 
 
-def _question(turn: Turn, call: ToolCall, tool: Tool, arguments: dict[str, Any]) -> Prepared:
+def _question(turn: Turn, call: ToolCall, tool: Tool, arguments: JSONObject) -> Prepared:
     """A human-in-the-loop tool: its result is a person's answer."""
     try:
         kwargs = tool.validate(arguments)
@@ -173,7 +174,7 @@ def _question(turn: Turn, call: ToolCall, tool: Tool, arguments: dict[str, Any])
     return Waiting(tool, arguments, kwargs, "input", digest_of_call(call))
 
 
-def _repaired_and_validated(call: ToolCall, tool: Tool, arguments: dict[str, Any]) -> Ready | Answered:
+def _repaired_and_validated(call: ToolCall, tool: Tool, arguments: JSONObject) -> Ready | Answered:
     try:
         if tool.prepare_arguments is not None:
             arguments = tool.prepare_arguments(dict(arguments))

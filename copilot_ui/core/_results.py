@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from ag_ui.core import ToolCall
 from pydantic import BaseModel
@@ -23,7 +23,7 @@ Notify = Callable[[LoopEvent], Awaitable[None]]
 Status = Literal["complete", "error", "denied", "skipped", "aborted"]
 
 
-def result_text(value: Any) -> str:
+def result_text(value: object) -> str:
     """The text the agent reads for a handler's return value: None → "", str as is, models and data → JSON."""
     if value is None:
         return ""
@@ -47,7 +47,7 @@ def error_text(message: str) -> str:
 ANSWER_NOT_USED = "the person's answer could not be used"
 
 
-def answer_not_used(problem: str, answer: Any) -> str:
+def answer_not_used(problem: str, answer: object) -> str:
     """The error result of a question whose answer could not be used: why, for the agent, and what the person said."""
     return error_text(f"{ANSWER_NOT_USED} ({problem}); they answered: {result_text(answer)}")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from ._events import LoopEvent
 
@@ -21,7 +20,7 @@ async def deliver(emit: Emit | None, event: LoopEvent) -> None:
         await finish_delivery(pending)
 
 
-def start_delivery(emit: Emit | None, event: LoopEvent) -> Awaitable[Any] | None:
+def start_delivery(emit: Emit | None, event: LoopEvent) -> Awaitable[object] | None:
     """Hand one event over without waiting (for code that cannot await); the awaitable to finish it, if any."""
     if emit is None:
         return None
@@ -33,7 +32,7 @@ def start_delivery(emit: Emit | None, event: LoopEvent) -> Awaitable[Any] | None
     return result if inspect.isawaitable(result) else None
 
 
-async def finish_delivery(pending: Awaitable[Any]) -> None:
+async def finish_delivery(pending: Awaitable[object]) -> None:
     """Wait for a delivery start_delivery() began."""
     try:
         await pending

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ag_ui.core import ActivityMessage, AssistantMessage, Interrupt, Message, ReasoningMessage, ToolMessage, UserMessage
 
 from .. import protocol
+from ..protocol._json import JSON, JSONObject
 from ._attachments import Attachment, user_content
 from ._awaiting import Awaiting, digest_of_call, fits, interrupt_as_shown
 from ._decisions import Decision, decision_from_json, decision_json
@@ -56,7 +57,7 @@ class TurnBook:
 class Thread(protocol.AGUIThread):
     """An AG-UI thread with the run loop's bookkeeping."""
 
-    def __init__(self, thread_id: str | None = None, messages: Any = (), state: Any = None) -> None:
+    def __init__(self, thread_id: str | None = None, messages: Iterable[Message] = (), state: JSON = None) -> None:
         # Set before the messages are indexed: a result among them uses up its call's decision.
         self.decisions: dict[str, Decision] = {}  # by the key of what waits (call id or interrupt key)
         self.awaiting: dict[str, Awaiting] = {}  # what waits for a person now, as it was shown
@@ -143,7 +144,7 @@ class Thread(protocol.AGUIThread):
         self.decisions, self.awaiting, self.queued = {}, {}, []
         self.turn = TurnBook()
 
-    def replace_messages(self, messages: Any) -> None:
+    def replace_messages(self, messages: Iterable[Message]) -> None:
         """Start again from these messages; what waited on a call that is gone waits no more."""
         super().replace_messages(messages)
         for key, shown in list(self.awaiting.items()):
@@ -183,7 +184,7 @@ class Thread(protocol.AGUIThread):
 
     # Stores
 
-    def bookkeeping_json(self) -> dict[str, Any]:
+    def bookkeeping_json(self) -> JSONObject:
         """The loop's bookkeeping as JSON values: what a store keeps beside the messages to resume the thread."""
         return {
             "decisions": {key: decision_json(decision) for key, decision in self.decisions.items()},

@@ -58,7 +58,7 @@ class Toolbox:
 
     def ag_ui_tools(self, agent_id: str, session: Session) -> list[AGUITool]:
         """RunAgentInput.tools for a run of this agent."""
-        return [AGUITool(**tool.ag_ui()) for tool in self.offered(agent_id, session)]
+        return [tool.ag_ui() for tool in self.offered(agent_id, session)]
 
     def find(self, name: str, agent_id: str) -> Tool | None:
         """The tool that takes a call to this name from this agent: scoped, then global, then the wildcard."""

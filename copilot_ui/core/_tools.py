@@ -18,10 +18,11 @@ import json
 import logging
 import re
 import types
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_typeddict
 
+from ag_ui.core import Tool as AGUITool
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic_core import ErrorDetails
 
@@ -47,9 +48,9 @@ class Tool:
     name: str
     description: str = ""
     parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})  # a JSON schema
-    handler: Callable[..., Any] | None = None
+    handler: Callable[..., object] | None = None
     kind: ToolKind = "function"
-    state: type | None = None  # a session state the handler receives as its first argument
+    state: type[object] | None = None  # a session state the handler receives as its first argument
     mode: ExecutionMode = "parallel"
     approval: Approval = "never"
     follow_up: bool = True
@@ -60,7 +61,9 @@ class Tool:
     prepare_arguments: Callable[[JSONObject], JSONObject] | None = None
     arguments_model: type[BaseModel] | None = None
     context_parameter: str | None = None  # the handler's parameter that receives the ToolContext
-    answer_type: Any = None  # a question tool's `answer` parameter type (None: the response is the result)
+    # A question's `answer` parameter type (None: the response is the result); Any: a type form has no static type
+    # (PEP 747) that pydantic's TypeAdapter takes.
+    answer_type: Any = None
 
     def needs_approval(self, arguments: JSONObject) -> bool:
         """Whether a person must approve this call before it runs. Where the policy cannot say, a person is asked: a
@@ -86,7 +89,7 @@ class Tool:
         """Whether the tool is offered in this session (page, flags)."""
         return self.available is None or bool(self.available(session))
 
-    def validate(self, arguments: JSONObject) -> dict[str, Any]:
+    def validate(self, arguments: JSONObject) -> dict[str, object]:
         """The handler's keyword arguments; ArgumentsInvalid listing the fields that are wrong."""
         if self.arguments_model is None:
             return dict(arguments)
@@ -128,7 +131,7 @@ class Tool:
         """Whether a person's answer to this question may be plain text (a message they typed, say)."""
         return self.answer_type is None or self.answer_type in (str, Any)
 
-    async def answered(self, kwargs: dict[str, Any], response: JSON, state: Any = None) -> Any:
+    async def answered(self, kwargs: Mapping[str, object], response: JSON, state: object = None) -> object:
         """A question's result for the person's response: its function's, called with the validated arguments and the
             response checked against the `answer` parameter's type; the response itself when it has no such function.
             A question declared with `state=` gets `state` first, as a frontend tool does. A dict of one field (a form of
@@ -148,7 +151,7 @@ class Tool:
         result = self.handler(*first, **kwargs, **{ANSWER_PARAMETER: answer})
         return await result if inspect.isawaitable(result) else result
 
-    def call(self, state: Any, arguments: dict[str, Any], context: ToolContext) -> Awaitable[Any] | Any:
+    def call(self, state: object, arguments: Mapping[str, object], context: ToolContext) -> object:
         """Call the handler: (state?, **arguments, context?) or, for a wildcard, (name, arguments, context?)."""
         assert self.handler is not None, f"tool {self.name} has no handler"
         extra = {self.context_parameter: context} if self.context_parameter else {}
@@ -158,13 +161,13 @@ class Tool:
             return self.handler(state, **arguments, **extra)
         return self.handler(**arguments, **extra)
 
-    def ag_ui(self) -> dict[str, Any]:
+    def ag_ui(self) -> AGUITool:
         """The tool as RunAgentInput.tools lists it."""
-        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+        return AGUITool(name=self.name, description=self.description, parameters=self.parameters)
 
 
 def tool_from_function(
-    function: Callable[..., Any],
+    function: Callable[..., object],
     *,
     name: str | None = None,
     description: str | None = None,
@@ -196,7 +199,7 @@ def tool_from_function(
         if not parameters:
             raise TypeError(f"{function.__name__} is declared with state= but takes no parameter for it")
         parameters = parameters[1:]
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = {}  # Any: create_model takes field definitions and its own options as one **kwargs
     context_parameter = answer_type = None
     for parameter in parameters:
         if kind == "human" and parameter.name == ANSWER_PARAMETER:
@@ -229,11 +232,11 @@ def tool_from_function(
     )
 
 
-def _parameter_hints(function: Callable[..., Any], state: type | None) -> dict[str, Any]:
+def _parameter_hints(function: Callable[..., object], state: type | None) -> dict[str, object]:
     """The evaluated type hints of the parameters (the return type is not needed, nor evaluated)."""
     local_names = {state.__name__: state} if state is not None else {}  # a state class defined in a function
     global_names = getattr(function, "__globals__", {})
-    hints: dict[str, Any] = {}
+    hints: dict[str, object] = {}
     for name, hint in inspect.get_annotations(function).items():
         if name == "return":
             continue
@@ -283,7 +286,7 @@ def _inline(node: JSON, definitions: JSONObject, seen: set[str]) -> JSON:
     return inlined
 
 
-def _described(annotation: Any, doc: str | None) -> Any:
+def _described(annotation: object, doc: str | None) -> object:
     if get_origin(annotation) is Annotated:
         base, *metadata = get_args(annotation)
         texts = [item for item in metadata if isinstance(item, str)]
@@ -320,7 +323,7 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
     return "\n".join(lines[:start]).strip(), described
 
 
-def _takes_mapping(answer_type: Any) -> bool:
+def _takes_mapping(answer_type: object) -> bool:
     """Whether an answer of this type may be a dict of fields (a dict, a model, a TypedDict, a dataclass, Any)."""
     origin = get_origin(answer_type)
     if origin is Annotated:

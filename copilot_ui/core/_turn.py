@@ -23,9 +23,10 @@ import asyncio
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Union
 
 from ..protocol import new_id
+from ..protocol._json import JSON, JSONObject
 from ._agent_run import run_agent
 from ._batch import Remembered, Verdict, open_calls, settle
 from ._calls import describe_error
@@ -52,7 +53,7 @@ class Press:
     """A tool a person ran from a button (RunLoop.run_tool), and what follows its result."""
 
     name: str
-    arguments: dict[str, Any] = field(default_factory=dict[str, Any])
+    arguments: JSONObject = field(default_factory=dict[str, JSON])
     follow_up: FollowUp = False
     call_id: str = ""  # set once the call is in the thread
 

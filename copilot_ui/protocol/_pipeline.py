@@ -6,14 +6,13 @@ one object. A protocol error names the rule, the index of the event in the strea
 
 from __future__ import annotations
 
-from typing import Any
-
 from ag_ui.core import BaseEvent
 from pydantic import ValidationError
 
 from ..errors import ProtocolError
 from ._apply import EventApplier
 from ._chunks import CHUNK_TYPES, ChunkExpander
+from ._json import JSONObject
 from ._parse import reject_frame, validate_event_json, validate_event_object
 from ._thinking_0_1 import ThinkingTranslator
 from ._thread import AGUIThread
@@ -52,7 +51,7 @@ class EventPipeline:
             raise error.at(self.index, event.type.value, event.model_dump_json(by_alias=True)) from None
         return events
 
-    def feed_frame(self, frame: str | bytes | dict[str, Any]) -> tuple[BaseEvent, ...]:
+    def feed_frame(self, frame: str | bytes | JSONObject) -> tuple[BaseEvent, ...]:
         """Parse, verify and apply one frame; an event of unknown type is skipped (it still counts)."""
         try:
             event = validate_event_object(frame) if isinstance(frame, dict) else validate_event_json(frame)
@@ -63,7 +62,7 @@ class EventPipeline:
             return ()
         return self.feed(event)
 
-    def _rejected(self, frame: str | bytes | dict[str, Any], invalid: ValidationError) -> BaseEvent | None:
+    def _rejected(self, frame: str | bytes | JSONObject, invalid: ValidationError) -> BaseEvent | None:
         try:
             return reject_frame(frame, invalid, self._thinking)
         except ProtocolError as error:

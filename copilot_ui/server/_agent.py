@@ -15,7 +15,7 @@ tools' state events stream to the page.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,8 +204,8 @@ class _BuiltinAgent(LocalAgent):
         return list(dict.fromkeys([*super().secrets(), *(secret for server in servers for secret in server.secrets())]))
 
 
-def _state_deps(state_type: type[BaseModel]) -> Any:
-    def deps(run_input: RunAgentInput) -> StateDeps[Any]:
+def _state_deps(state_type: type[BaseModel]) -> Callable[[RunAgentInput], StateDeps[BaseModel]]:
+    def deps(run_input: RunAgentInput) -> StateDeps[BaseModel]:
         # a placeholder: pydantic-ai's adapter validates RunAgentInput.state into it before the run
         return StateDeps(state_type.model_construct())
 

@@ -28,7 +28,7 @@ _STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 _TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
 
 
-def agui_app(agent: PydanticAgent[Any, Any] | LocalAgent, *, path: str = "/", deps: Any = None) -> Starlette:
+def agui_app(agent: PydanticAgent[Any, Any] | LocalAgent, *, path: str = "/", deps: object = None) -> Starlette:
     """A Starlette app that runs the agent for every POSTed RunAgentInput and streams its events.
 
     `agent` is a built-in agent (a LocalAgent, with its own deps) or a pydantic-ai Agent; for the
@@ -76,7 +76,7 @@ async def _encoded(agent: LocalAgent, run_input: RunAgentInput, encoder: EventEn
         await run.aclose()
 
 
-def _deps_for_each_run(deps: Any) -> Callable[[RunAgentInput], Any] | None:
+def _deps_for_each_run(deps: object) -> Callable[[RunAgentInput], object] | None:
     if deps is None:
         return None
     return lambda _run_input: deps() if callable(deps) else deps

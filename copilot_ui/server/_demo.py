@@ -19,7 +19,6 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 from pydantic_ai.messages import (
     ModelMessage,
@@ -40,6 +39,7 @@ from pydantic_ai.models.function import (
 )
 
 from ..core import GO_ON
+from ..protocol._json import JSONObject
 from ._demo_attachments import attachments_said, prompt_words
 from ._demo_script import CallResult, DemoScript, ModelTurn, Move, next_move
 from ._shared_state import SHARED_STATE
@@ -175,9 +175,9 @@ def _prompt(request: ModelRequest | None) -> str:
     return ""
 
 
-def _instruction_items(instructions: str) -> dict[str, Any]:
+def _instruction_items(instructions: str) -> JSONObject:
     """The "- <description>: <JSON>" lines of the instructions (the page's context, the shared state), by description."""
-    items: dict[str, Any] = {}
+    items: JSONObject = {}
     for line in instructions.splitlines():
         if (match := re.match(r"- (.+?): (?=[{\[])", line)) is None:
             continue
@@ -188,9 +188,9 @@ def _instruction_items(instructions: str) -> dict[str, Any]:
     return items
 
 
-def _page(items: dict[str, Any]) -> dict[str, Any]:
+def _page(items: JSONObject) -> JSONObject:
     """What the page's context says: its JSON objects merged, as the page sent them with this request."""
-    page: dict[str, Any] = {}
+    page: JSONObject = {}
     for description, value in items.items():
         if description != SHARED_STATE and isinstance(value, dict):
             page.update(value)

@@ -12,9 +12,8 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from typing import Any
 
-from pydantic_ai.messages import BinaryContent, ModelMessage, ModelRequest, UserPromptPart
+from pydantic_ai.messages import BinaryContent, ModelMessage, ModelRequest, UserContent, UserPromptPart
 
 from ..core import size_text
 from ..core._attachments import labelled_file
@@ -35,7 +34,7 @@ def attachments_said(messages: list[ModelMessage]) -> str | None:
     return " ".join(said) if said else None
 
 
-def prompt_words(content: str | Sequence[Any]) -> str:
+def prompt_words(content: str | Sequence[UserContent]) -> str:
     """The words of a person's message, without the files and the labels that name them."""
     if isinstance(content, str):
         return content
@@ -43,7 +42,7 @@ def prompt_words(content: str | Sequence[Any]) -> str:
     return " ".join(words)
 
 
-def _files(content: Sequence[Any]) -> list[tuple[str, bytes, str]]:
+def _files(content: Sequence[UserContent]) -> list[tuple[str, bytes, str]]:
     """Each file as (media type, bytes, name): the name its label gave it ("" when it came without one)."""
     files, name = [], ""
     for part in content:

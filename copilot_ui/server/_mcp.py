@@ -29,6 +29,7 @@ from pydantic_ai import RunContext
 from pydantic_ai.exceptions import ToolFailed
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
+from ..protocol._json import JSON, JSONObject
 from ._mcp_server import START_TIMEOUT, McpServer, mcp_server
 from ._run_notice import say_once_a_turn
 
@@ -110,7 +111,7 @@ class Misconfigured(AbstractToolset[Any]):
         raise ToolFailed(f"no tool {name!r}")  # never offered
 
 
-def _json_of(raw: str) -> Any:
+def _json_of(raw: str) -> JSON:
     """The variable's JSON: written in it, or in the file it names."""
     if raw.startswith("{"):
         text, where = raw, "is not valid JSON"
@@ -128,7 +129,7 @@ def _json_of(raw: str) -> Any:
         raise ValueError(f"{VARIABLE} {where} ({error.msg}, line {error.lineno} column {error.colno})") from None
 
 
-def _servers_object(value: Any) -> dict[str, Any]:
+def _servers_object(value: JSON) -> JSONObject:
     if isinstance(value, dict) and isinstance(value.get("mcpServers"), dict):
         value = value["mcpServers"]
     if not isinstance(value, dict) or not all(isinstance(entry, dict) for entry in value.values()):
@@ -142,7 +143,7 @@ def _servers_object(value: Any) -> dict[str, Any]:
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def _expanded(value: Any, environ: Mapping[str, str], server: str) -> Any:
+def _expanded(value: JSON, environ: Mapping[str, str], server: str) -> JSON:
     """The entry with each `${NAME}` in its texts replaced by that environment variable."""
     if isinstance(value, str):
 

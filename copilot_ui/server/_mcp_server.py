@@ -38,12 +38,13 @@ from ..agents import Scrubber
 from ..agents._http import request_secrets
 from ..agents._tls import tls_context
 from ..errors import DeclarationError
+from ..protocol._json import JSONObject
 from ._mcp_failures import Reach, why_stopped, why_unavailable
 from ._run_notice import say_once_a_turn
 
 logger = logging.getLogger("copilot_ui.mcp")
 
-Approval = Literal["always", "never"] | Collection[str] | Callable[[str, dict[str, Any]], bool]
+Approval = Literal["always", "never"] | Collection[str] | Callable[[str, JSONObject], bool]
 """Which calls wait for a person: "always", "never", the names of the tools that do (as the server names
 them), or a function of the tool's name and the call's arguments. Where it cannot say, the call asks: a
 function that fails or answers anything but True or False, and every call of a server whose list names a
@@ -164,7 +165,7 @@ class McpServer(AbstractToolset[Any]):
             self._run.entered = True
         return self
 
-    async def __aexit__(self, *exc_info: Any) -> bool | None:
+    async def __aexit__(self, *exc_info: object) -> bool | None:
         if self._run.entered:
             self._run.entered = False
             try:
@@ -232,7 +233,7 @@ class McpServer(AbstractToolset[Any]):
             return False
         return True
 
-    def _scrubbed(self, result: Any) -> Any:
+    def _scrubbed(self, result: object) -> object:
         """The result without the server's secrets (a server may echo them): neither the thread nor the model keeps them."""
         if isinstance(result, str):
             return self._scrubber.scrub(result)
@@ -266,7 +267,7 @@ class _ApprovalPolicy:
         self.names = frozenset(approval) if not isinstance(approval, str) and not callable(approval) else None
         self.unknown: frozenset[str] = frozenset()  # names in the list that are none of the server's tools
 
-    def __call__(self, tool: str, arguments: dict[str, Any]) -> bool:
+    def __call__(self, tool: str, arguments: JSONObject) -> bool:
         if self.approval in ("always", "never"):
             return self.approval == "always"
         if self.names is not None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic_ai import exceptions as e
@@ -42,7 +41,7 @@ KNOWN_PROVIDERS = {
 }
 
 
-def provider_of(model: Any) -> ModelProvider:
+def provider_of(model: object) -> ModelProvider:
     """The provider of a pydantic-ai model, by its `system` (a provider this table does not know goes by that name)."""
     system = str(getattr(model, "system", "") or "the model's provider")
     name, key_variable, address_variable = KNOWN_PROVIDERS.get(system, (system, "", ""))
@@ -153,7 +152,7 @@ class ModelErrors:
             return f"is it running, and is {variable} right?"
         return f"check the network connection{f' and {variable}' if variable else ''}, then retry."
 
-    def _said(self, error: Any) -> str:
+    def _said(self, error: object) -> str:
         """What the provider said about a rejected request, quoted (scrubbed, shortened), as a sentence."""
         body = getattr(error, "body", None)
         said = self._quoted(_message_in(body) or "")

@@ -93,7 +93,7 @@ def _seconds(raw: str) -> float:
     return value
 
 
-_VARIABLES: dict[str, tuple[str, Callable[[str], Any], str]] = {
+_VARIABLES: dict[str, tuple[str, Callable[[str], float], str]] = {
     "COPILOT_TEMPERATURE": ("temperature", _number, "a number, e.g. 0.2"),
     "COPILOT_MAX_TOKENS": ("max_tokens", _positive_count, "a whole number of tokens, e.g. 1000"),
     "COPILOT_MODEL_TIMEOUT": ("timeout", _seconds, "a number of seconds above 0, e.g. 60"),

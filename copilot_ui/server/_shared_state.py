@@ -15,6 +15,8 @@ from ag_ui.core import BaseEvent, StateDeltaEvent
 from pydantic import BaseModel
 from pydantic_ai import CustomEvent, RunContext
 
+from ..protocol._json import JSONObject
+
 SHARED_STATE = "The state you share with the page (the person may have edited it)"
 
 
@@ -23,7 +25,7 @@ def shared_state_instructions(state: BaseModel) -> str:
     return f"- {SHARED_STATE}: {state.model_dump_json()}"
 
 
-async def emit_state_delta(ctx: RunContext[Any], patch: list[dict[str, Any]]) -> None:
+async def emit_state_delta(ctx: RunContext[Any], patch: list[JSONObject]) -> None:
     """Send the page a STATE_DELTA (an RFC 6902 JSON Patch on the shared state) now, while the tool runs."""
     await ctx.emit(AGUIEventNow(event=StateDeltaEvent.model_validate({"delta": patch})))  # the operations from their dicts
 
@@ -34,5 +36,5 @@ class AGUIEventNow(CustomEvent, name="copilot_ui.agui_event"):
 
     event: BaseEvent
 
-    def to_payload(self) -> Any:
+    def to_payload(self) -> BaseEvent:
         return self.event

@@ -15,11 +15,12 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Select, delete, func, insert, or_, select, update
 
 from ..core import Attachment
 from ..errors import OverLimit
@@ -147,7 +148,7 @@ class SQLAttachments(AttachmentStore):
             return int(db.scalar(self._held_query(owner, thread_id)) or 0)
 
     @staticmethod
-    def _held_query(owner: str, thread_id: str) -> Any:
+    def _held_query(owner: str, thread_id: str) -> Select[int]:
         a = attachments.c
         held = or_(a.thread_id.is_(None), a.thread_id == thread_id)
         return select(func.coalesce(func.sum(a.size), 0)).where(a.owner == owner, held)
@@ -164,7 +165,7 @@ class SQLAttachments(AttachmentStore):
         with self._transaction(write=False) as db:
             return [_attachment(row) for row in db.execute(query)]
 
-    def _transaction(self, *, write: bool) -> Any:  # SQLThreadStore's
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Connection]:  # SQLThreadStore's
         raise NotImplementedError
 
 
@@ -275,7 +276,7 @@ def _one_writer_per_owner(db: Connection, owner: str) -> None:
         db.execute(select(func.pg_advisory_xact_lock(func.hashtext("copilot_attachments:" + owner))))
 
 
-def _row(owner: str, attachment: Attachment, data: bytes, now: datetime) -> dict[str, Any]:
+def _row(owner: str, attachment: Attachment, data: bytes, now: datetime) -> dict[str, object]:
     return {
         "id": attachment.id,
         "owner": owner,

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, Engine, create_engine, event, make_url
+from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
 from sqlalchemy.pool import StaticPool
 
 from .._home import home_file
@@ -58,7 +58,7 @@ def store_engine(url: URL, **options: Any) -> Engine:
 
 def _set_up_sqlite(engine: Engine, *, wal: bool, timeout: float) -> None:
     @event.listens_for(engine, "connect")
-    def connected(dbapi_connection: Any, _record: Any) -> None:
+    def connected(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None  # transactions begin below, not in the driver
         cursor = dbapi_connection.cursor()
         if wal:
@@ -68,7 +68,7 @@ def _set_up_sqlite(engine: Engine, *, wal: bool, timeout: float) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def begin(connection: Any) -> None:
+    def begin(connection: Connection) -> None:
         writes = connection.get_execution_options().get("copilot_write", False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -46,7 +46,7 @@ def copilot(tmp_path: Path) -> Iterator[CopilotSession]:
         yield session
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in ("CopilotSession", "Shown"):
         from . import _session
 

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import reflex as rx
 from reflex.istate.manager.token import BaseStateToken
+from reflex.state import StateUpdate
 from reflex_base.event import Event
 from reflex_base.event.processor import BaseStateEventProcessor
 from reflex_base.registry import RegistrationContext
@@ -33,7 +34,7 @@ class Browser:
     def __init__(self) -> None:
         self.events: dict[str, list[Event]] = {}
 
-    async def emit_update(self, update: Any, token: str) -> None:
+    async def emit_update(self, update: StateUpdate, token: str) -> None:
         """(Reflex's event namespace, as the processor calls it.)"""
         events = update.events or []
         self.events.setdefault(token, []).extend(events)
@@ -58,11 +59,11 @@ class HeadlessApp:
         self._lifetime = asyncio.run_coroutine_threadsafe(self._run(started), self._loop)
         started.wait()
 
-    def call(self, work: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+    def call(self, work: Coroutine[object, None, T], timeout: float | None = None) -> T:
         """Run a coroutine on the app's loop and wait for its value."""
         return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout)
 
-    async def dispatch(self, token: str, event: Any, router_data: dict[str, Any]) -> asyncio.Future[Any]:
+    async def dispatch(self, token: str, event: Any, router_data: dict[str, object]) -> asyncio.Future[list[object]]:
         """Enqueue an event (an EventHandler, an EventSpec, or a list of them) from a tab (on the app's loop); a
         future done once it and what it chained are over."""
         futures = [
@@ -77,7 +78,7 @@ class HeadlessApp:
         root = await manager.get_state(BaseStateToken(ident=token, cls=state_type))
         return await root.get_state(state_type)
 
-    async def until(self, done: Callable[[], bool], pending: list[asyncio.Future[Any]], seconds: float) -> None:
+    async def until(self, done: Callable[[], bool], pending: list[asyncio.Future[list[object]]], seconds: float) -> None:
         """Wait (on the app's loop) until every one of `pending` is over or `done()` holds (something waits for the
         person); TimeoutError after `seconds`. The last of `pending` is the step's own event: when `done()` held
         before it, it is not over until that event is (a decision on what waited). An event that failed raises here."""

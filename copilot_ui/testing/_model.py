@@ -13,10 +13,11 @@ import json
 from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
+
+from ..protocol._json import JSON, JSONObject
 
 
 @dataclass(frozen=True)
@@ -44,11 +45,11 @@ class ScriptedModel(FunctionModel):
         self.scripts.append((TextPart(text),))
         return self
 
-    def calls(self, tool: str, /, **arguments: Any) -> ScriptedModel:
+    def calls(self, tool: str, /, **arguments: JSON) -> ScriptedModel:
         """The next response calls this tool with these arguments."""
         return self.calls_all((tool, arguments))
 
-    def calls_all(self, *calls: tuple[str, dict[str, Any]]) -> ScriptedModel:
+    def calls_all(self, *calls: tuple[str, JSONObject]) -> ScriptedModel:
         """The next response calls several tools at once: `calls_all(("a", {...}), ("b", {...}))`."""
         parts = (ToolCallPart(tool, arguments, tool_call_id=f"call_{next(self._call_ids)}") for tool, arguments in calls)
         self.scripts.append(tuple(parts))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ag_ui.core import RunAgentInput
 
 from ..agents import ScriptedAgent
 from ..agents import scripts as s
+from ..protocol._json import JSON, JSONObject
 
 
 class ScriptedReplies(ScriptedAgent):
@@ -25,12 +25,12 @@ class ScriptedReplies(ScriptedAgent):
         self.add(s.text_reply(text))
         return self
 
-    def calls(self, tool: str, /, **arguments: Any) -> ScriptedReplies:
+    def calls(self, tool: str, /, **arguments: JSON) -> ScriptedReplies:
         """The next run calls this tool with these arguments (and the loop runs the agent again after its result)."""
         self.add(s.tool_calls_reply((tool, arguments)))
         return self
 
-    def calls_all(self, *calls: tuple[str, dict[str, Any]]) -> ScriptedReplies:
+    def calls_all(self, *calls: tuple[str, JSONObject]) -> ScriptedReplies:
         """The next run calls several tools at once: `calls_all(("a", {...}), ("b", {...}))`."""
         self.add(s.tool_calls_reply(*calls))
         return self
@@ -48,7 +48,7 @@ class ScriptedReplies(ScriptedAgent):
         return self.inputs[-1]
 
     @property
-    def seen_context(self) -> dict[str, Any]:
+    def seen_context(self) -> JSONObject:
         """The page's context on the last run, by description (JSON values decoded)."""
         return {item.description: _decoded(item.value) for item in self.last_input.context or ()}
 
@@ -63,7 +63,7 @@ class ScriptedReplies(ScriptedAgent):
         return len(self.scripts)
 
 
-def _decoded(value: str) -> Any:
+def _decoded(value: str) -> JSON:
     try:
         return json.loads(value)
     except ValueError:

@@ -8,6 +8,7 @@ or `answer` goes on. What the copilot shows is read back as the person would see
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..agents import Agent
 from ..core import ArgumentsInvalid, Thread
+from ..protocol._json import JSON, JSONObject, is_object
 from ..state import CopilotState, TaskState, copilot
 from ..state._tasks import waiting_calls
 from ..state.view import Conversation
@@ -72,7 +74,8 @@ class CopilotSession:
         )
         self._model: Model | str | None = None
         self._opened = False
-        self._pending: list[Any] = []  # what the tab's events started and is not over yet (a task waiting for a person)
+        # What the tab's events started and is not over yet (a task waiting for a person)
+        self._pending: list[asyncio.Future[list[object]]] = []
 
     @property
     def model(self) -> ScriptedModel | Model | str:
@@ -109,7 +112,7 @@ class CopilotSession:
         self._open()
         self._step(event)
 
-    def approve(self, **arguments: Any) -> None:
+    def approve(self, **arguments: JSON) -> None:
         """Approve the call that waits for approval (an agent task's first, then the conversation's); keyword
         arguments are the person's edits, where the tool allows them (an edit the approval dialog would refuse fails
         the test, as the dialog does not let it through)."""
@@ -119,7 +122,7 @@ class CopilotSession:
         """Say no to the call that waits for approval; the agent reads the reason."""
         self._decide("approval", "deny", reason)
 
-    def answer(self, value: Any) -> None:
+    def answer(self, value: JSON) -> None:
         """Answer the question that waits for the person (a human-in-the-loop tool's, or the agent's)."""
         self._decide("input", "answer", value)
 
@@ -212,29 +215,31 @@ class CopilotSession:
     def _task_waits(self) -> bool:
         return bool(waiting_calls(self.token))
 
-    def _decide(self, kind: str, how: str, value: Any) -> None:
+    def _decide(self, kind: str, how: str, value: JSON) -> None:
         found = self._waiting(kind)
         if found is None:
             words = "approval" if kind == "approval" else "an answer"
             raise AssertionError(f"nothing waits for {words}; the conversation shows: {self.conversation}")
         where, tool, target, digest = found
-        if how == "approve" and value:
-            value = self._edited(tool, digest, value, where)
+        edits = value if is_object(value) else None  # an approval's: the person's edits, or None
+        if how == "approve" and edits:
+            edits = self._edited(tool, digest, edits, where)
+        reason = value if isinstance(value, str) else ""  # a denial's
         if where == "task":
             event = {
-                "approve": lambda: TaskState.approve({"card": target, "digest": digest, **_as_form(value or {})}),
-                "deny": lambda: TaskState.deny({"card": target, "digest": digest, "reason": value}),
+                "approve": lambda: TaskState.approve({"card": target, "digest": digest, **_as_form(edits or {})}),
+                "deny": lambda: TaskState.deny({"card": target, "digest": digest, "reason": reason}),
                 "answer": lambda: TaskState.answer({"card": target, "digest": digest, "answer": value}),
             }[how]()
         else:
             event = {
-                "approve": lambda: CopilotState.approve(target, digest, value),
-                "deny": lambda: CopilotState.deny(target, digest, value),
+                "approve": lambda: CopilotState.approve(target, digest, edits),
+                "deny": lambda: CopilotState.deny(target, digest, reason),
                 "answer": lambda: CopilotState.respond(target, digest, value),
             }[how]()
         self._step(event)
 
-    def _edited(self, tool_name: str, digest: str, edits: dict[str, Any], where: str) -> dict[str, Any]:
+    def _edited(self, tool_name: str, digest: str, edits: JSONObject, where: str) -> JSONObject:
         """The arguments the approval (the dialog, a task's card) would run: those it shows with the person's edits,
         checked as it checks them (only the fields the tool lets the person edit; the tool's schema)."""
         ui, tool = copilot.tool_ui.get(tool_name), copilot.tool(tool_name)
@@ -270,7 +275,7 @@ class CopilotSession:
                 return "conversation", waiting.tool_name, item_id, waiting.digest
         return None
 
-    def _router_data(self) -> dict[str, Any]:
+    def _router_data(self) -> dict[str, object]:
         return {
             "pathname": self.page,
             "asPath": self.page,
@@ -302,6 +307,6 @@ def _task_card(card: dict[str, Any]) -> Shown:
     return Shown("tool", card["result"], card["tool"], card["status"], card["arguments"], card["question"] if asks else "")
 
 
-def _as_form(arguments: dict[str, Any]) -> dict[str, Any]:
+def _as_form(arguments: JSONObject) -> dict[str, str | bool]:
     """Arguments as an approval's form sends them: `arg:<name>`, text as typed (JSON for what is not text)."""
     return {f"arg:{name}": value if isinstance(value, str | bool) else json.dumps(value) for name, value in arguments.items()}
