@@ -1,12 +1,13 @@
 """The contributors' page "How a turn runs" (docs/reference/how-a-turn-runs.md) stays true to the code: every function
-it names exists where it says, each of the three paths lists its steps, and the files and returns it counts for a
-path are those of its steps."""
+it names exists where it says, each of the three paths lists its steps, and what it counts of a path (its files, its
+returns, how often it enters a file) is what its steps make."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ PATHS = (
 REFERENCE = re.compile(r"`(copilot_ui(?:\.\w+)*):(\w+(?:\.\w+)*)`|`(copilot_ui/[\w/]+\.jsx):(\w+)`")
 STEP = re.compile(r"^\d+\. (`[^`]+`)", re.MULTILINE)  # a numbered step at the list's top level: its function first
 COUNTED = re.compile(r"passes through \*\*(\d+) files\*\* and returns \*\*(\d+) times\*\*")
+ENTERED = re.compile(r"`([\w/]+\.(?:py|jsx))` (\d+) times")  # a file of copilot_ui/ and how often the path enters it
 
 
 def page_text() -> str:
@@ -81,6 +83,12 @@ def walk(steps: list[str]) -> tuple[int, int]:
     return len(set(files)), returns
 
 
+def entries(steps: list[str]) -> Counter[str]:
+    """How often the path enters each file (from another, or at its start)."""
+    files = [file_of(step) for step in steps]
+    return Counter(file for i, file in enumerate(files) if i == 0 or files[i - 1] != file)
+
+
 def test_every_function_the_page_names_exists() -> None:
     named = references(page_text())
     assert len(named) >= 30, f"{PAGE.name} names {len(named)} functions in the form `module:name`"
@@ -101,5 +109,13 @@ def test_each_path_counts_the_files_and_returns_of_its_steps(heading: str) -> No
     counted = COUNTED.search(text)
     assert counted is not None, f"the path '{heading}' does not say how many files it passes through"
     stated = int(counted[1]), int(counted[2])
-    walked = walk(STEP.findall(text))
+    steps = STEP.findall(text)
+    walked = walk(steps)
     assert stated == walked, f"'{heading}' says {stated[0]} files and {stated[1]} returns; its steps make {walked}"
+    entered = entries(steps)
+    wrong = [
+        f"{name}: {times} times stated, {entered[f'copilot_ui/{name}']} made"
+        for name, times in ENTERED.findall(text)
+        if entered[f"copilot_ui/{name}"] != int(times)
+    ]
+    assert not wrong, f"'{heading}' counts entries its steps do not make:\n" + "\n".join(wrong)
