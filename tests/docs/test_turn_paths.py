@@ -24,6 +24,8 @@ PATHS = (
 REFERENCE = re.compile(r"`(copilot_ui(?:\.\w+)*):(\w+(?:\.\w+)*)`|`(copilot_ui/[\w/]+\.jsx):(\w+)`")
 STEP = re.compile(r"^\d+\. (`[^`]+`)", re.MULTILINE)  # a numbered step at the list's top level: its function first
 COUNTED = re.compile(r"passes through \*\*(\d+) files\*\* and returns \*\*(\d+) times\*\*")
+# Steps a remote agent takes instead of the two numbered steps above them (`HttpAgent` in place of the built-in agent).
+INSTEAD = re.compile(r"^    - (`[^`]+`)", re.MULTILINE)
 ENTERED = re.compile(r"`([\w/]+\.(?:py|jsx))` (\d+) times")  # a file of copilot_ui/ and how often the path enters it
 
 
@@ -52,7 +54,7 @@ def problem(where: str, name: str) -> str | None:
         if not hasattr(found, part):
             return f"{part!r} not found"
         found = getattr(found, part)
-    code = inspect.unwrap(getattr(found, "fn", found))  # a Reflex event handler holds its function in `fn`
+    code = getattr(found, "fn", found)  # a Reflex event handler holds its function in `fn`
     if inspect.isfunction(code) or inspect.isclass(code):
         defined = f"{code.__module__}:{code.__qualname__}"
         if defined != f"{where}:{name}":
@@ -110,6 +112,12 @@ def test_each_path_counts_the_files_and_returns_of_its_steps(heading: str) -> No
     assert counted is not None, f"the path '{heading}' does not say how many files it passes through"
     stated = int(counted[1]), int(counted[2])
     steps = STEP.findall(text)
+    alternative = INSTEAD.search(text)
+    if alternative is not None:  # the path with the other agent is counted too, in a second such sentence
+        last = len(STEP.findall(text[: alternative.start()]))
+        other = walk([*steps[: last - 2], *INSTEAD.findall(text), *steps[last:]])
+        said = [(int(files), int(returns)) for files, returns in COUNTED.findall(text)[1:2]]
+        assert said == [other], f"'{heading}' with the other agent: its steps make {other}, the page says {said}"
     walked = walk(steps)
     assert stated == walked, f"'{heading}' says {stated[0]} files and {stated[1]} returns; its steps make {walked}"
     entered = entries(steps)
