@@ -200,6 +200,7 @@ def test_an_edit_while_a_reply_streams_reloads_keeps_its_words_and_retry_goes_on
     told = kept + text_of(replies(page).last)  # and the model went on from them
 
     page.get_by_role("button", name="New conversation").first.click()
+    expect(page.locator('[data-kind="user"]')).to_have_count(0)  # (before `ask` counts the messages shown)
     ask(page, "hello")
     idle(page, DEV_TURN)
     assert text_of(replies(page).last) == told  # the whole reply, each word once
