@@ -80,7 +80,7 @@ def words() -> Labels:
     return look().labels
 
 
-def filled(template: str, placeholder: str, value: rx.Var[str]) -> rx.Var[str]:
+def filled(template: str, placeholder: str, value: rx.vars.StringVar) -> rx.Var[str]:
     """A template of the labels ("Rename {title}") with its placeholder replaced by a value known in the browser."""
     before, _, after = template.partition(placeholder)
     return before + value + after
@@ -88,7 +88,7 @@ def filled(template: str, placeholder: str, value: rx.Var[str]) -> rx.Var[str]:
 
 def icon(name: str, size: int = 16) -> rx.Component:
     """The icon called `name` (see DEFAULT_ICONS): the app's replacement, a lucide icon name or a component function."""
-    chosen = look().icons.get(name, DEFAULT_ICONS.get(name, name))
+    chosen: str | rx.Component | Callable[[], rx.Component] = look().icons.get(name, DEFAULT_ICONS.get(name, name))
     if callable(chosen):
         return chosen()
     if isinstance(chosen, rx.Component):

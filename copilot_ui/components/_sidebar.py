@@ -125,7 +125,7 @@ def chat(
             panel(agent, chosen.labels.title, suggestions),
             aria_label=chosen.labels.title,
             class_name="cui-chat",
-            **({"aria_keyshortcuts": shortcut_keys(chosen.shortcut)} if chosen.shortcut else {}),
+            aria_keyshortcuts=shortcut_keys(chosen.shortcut) if chosen.shortcut else None,
         )
 
 

@@ -19,12 +19,13 @@ from the agent: show it as text (Reflex components escape text), never as HTML.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import reflex as rx
 
 from ..state import CopilotState
 from ..state._forms import RESPOND_DIGEST, RESPOND_ITEM
+from ..state.view import Item
 
 _RUNTIME = rx.asset("cui_form.jsx", shared=True)
 
@@ -40,15 +41,15 @@ class CuiFormFields(rx.Component):
 class ToolCallView:
     """One call: its name, arguments (the partial object while they stream), status, result and progress."""
 
-    item: rx.Var
+    item: rx.vars.ObjectVar[Item]
 
     @property
-    def id(self) -> rx.Var[str]:
+    def id(self) -> rx.vars.StringVar:
         """The call's item id in this conversation (short, made by the copilot, not the agent's id)."""
         return self.item["id"].to(str)
 
     @property
-    def name(self) -> rx.Var[str]:
+    def name(self) -> rx.vars.StringVar:
         """The tool's name."""
         return self.item["n"].to(str)
 
@@ -58,13 +59,17 @@ class ToolCallView:
         person who approved it, or the tool's prepare_arguments, may have changed from the agent's)."""
         return self.item["args"].to(dict)
 
+    @overload
+    def argument(self, name: str, default: str = "", type_: None = None) -> rx.vars.StringVar: ...
+    @overload
+    def argument(self, name: str, default: object, type_: object = None) -> rx.Var: ...
     def argument(self, name: str, default: Any = "", type_: Any = None) -> rx.Var:
         """One argument, or `default` while it has not arrived yet (`type_`: its type, else the default's)."""
         value = rx.cond(self.arguments.contains(name), self.arguments[name], default)
         return value.to(type_ if type_ is not None else type(default))
 
     @property
-    def status(self) -> rx.Var[str]:
+    def status(self) -> rx.vars.StringVar:
         """streaming, pending, running, awaiting_approval, awaiting_input, complete, error, denied, aborted, skipped."""
         return self.item["s"].to(str)
 

@@ -15,6 +15,7 @@ from typing import Any
 RESPOND_ITEM, RESPOND_DIGEST = "__cui_item", "__cui_digest"  # the hidden fields naming the card a form answers
 FIELDS = "__cui_fields"  # what the browser says of the form's checkboxes (cui_form.jsx)
 _OURS = (RESPOND_ITEM, RESPOND_DIGEST, FIELDS)
+Form = dict[str, Any]  # a form's fields by name, as Reflex hands them to an on_submit handler
 
 
 def form_answer(form: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:

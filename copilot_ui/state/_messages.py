@@ -15,12 +15,13 @@ import reflex as rx
 from ..core import Answer, Thread
 from ..protocol import new_id
 from ._decisions import decide, question_for_composer
+from ._forms import Form
 from ._owner import owner_of_tab
 from ._reopening import current_or_stored
 from ._tab import StateTab
 from ._tab_conversation import current, show_items
 from .declarations import attached, attachment_ids
-from .sink import script_event
+from .sink import BrowserEvent, script_event
 from .turns import remote, thread_runs, work
 from .view import COMPOSER_INPUT_ID, Conversation, whole_texts_script
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 RENEW_GRANTS_EVENT = "cui-renew-grants"  # the composer asks for new upload grants on it (cui_attach.jsx)
 
 
-async def send(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     """The person sent a message from the composer (while the agent's question waits, it is their answer)."""
     text, files = str(form.get("message") or "").strip(), attachment_ids(form)
     if not text and not files:
@@ -68,7 +69,7 @@ async def send(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
         yield event
 
 
-async def regenerate(state: CopilotState) -> AsyncIterator[Any]:
+async def regenerate(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Answer the person's last message again (the reply and what came with it are replaced)."""
 
     async def regenerate_it(thread_run: thread_runs.ThreadRun) -> Any:
@@ -81,7 +82,7 @@ async def regenerate(state: CopilotState) -> AsyncIterator[Any]:
         yield event
 
 
-async def edit(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+async def edit(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     """The person rewrote one of their messages: it and everything after it are replaced by the new text."""
     item_id, text = str(form.get("item") or ""), str(form.get("message") or "").strip()
     async with state:
@@ -98,7 +99,7 @@ async def edit(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
         yield event
 
 
-async def retry(state: CopilotState) -> AsyncIterator[Any]:
+async def retry(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Retry after an error: the failed step runs again."""
 
     async def retry_it(thread_run: thread_runs.ThreadRun) -> Any:
@@ -109,7 +110,7 @@ async def retry(state: CopilotState) -> AsyncIterator[Any]:
         yield event
 
 
-async def _not_sent(state: CopilotState, text: str, refusal: str) -> AsyncIterator[Any]:
+async def _not_sent(state: CopilotState, text: str, refusal: str) -> AsyncIterator[BrowserEvent]:
     """Tell the person why their message was not sent, in the conversation, and give their text back to the box."""
     async with state:
         thread, conversation = current(state)
