@@ -9,7 +9,7 @@ name repeats, the list of its values. The fields naming the card are left out.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 RESPOND_ITEM, RESPOND_DIGEST = "__cui_item", "__cui_digest"  # the hidden fields naming the card a form answers
@@ -40,7 +40,7 @@ def form_answer(form: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
 
 def _entries(form: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """Every (name, value) the form sent, repeated names included (Reflex's FormData keeps them)."""
-    items = getattr(form, "multi_items", None)
+    items: Callable[[], Iterable[tuple[str, Any]]] | None = getattr(form, "multi_items", None)
     return list(items()) if callable(items) else list(form.items())
 
 

@@ -44,7 +44,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
         if held is not None and not elsewhere and not await _outlived(state, held):
             return  # what the tab holds is current
         wanted = state.thread_id
-    if elsewhere and not await _until_driven_nowhere_else(state, held):
+    if elsewhere and held is not None and not await _until_driven_nowhere_else(state, held):  # (elsewhere: held is not None)
         return
     stored = await load(store, owner, wanted) if wanted and store is not None else None
     if stored is None:
@@ -66,7 +66,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
         over = await _until_over(state, stored.thread, lambda: asyncio.shield(here.closed))
     else:
         over = going and await _until_driven_nowhere_else(state, stored.thread)
-    if over:
+    if over and store is not None:  # (a stored thread came from the store)
         stored = await load(store, owner, stored.thread.id)
         if stored is not None:
             # (its texts as that turn last counted them: the tab got some of its pieces when it was first shown)

@@ -135,7 +135,9 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
         copilot.toolbox,
         hooks=copilot.hooks,
         context=task.read_context,
-        state_access=SessionStates(tab),
+        # (SessionStates and page_context use only token, page, locked and page_state of turns.Tab: a narrower
+        # protocol belongs in turns/)
+        state_access=SessionStates(tab),  # pyright: ignore[reportArgumentType]
         session=Session(page=tab.page),
         emit=task.emit,
         ask_person=True,
@@ -227,7 +229,7 @@ class _Task:
 
     async def read_context(self) -> list[Any]:
         async with self.tab.locked():
-            return await page_context(self.tab)
+            return await page_context(self.tab)  # pyright: ignore[reportArgumentType] (as SessionStates above)
 
     async def emit(self, event: LoopEvent) -> None:
         """Loop events become the task's cards; a card that changed is written to the tab's panel."""

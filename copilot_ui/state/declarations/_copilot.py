@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from ..._checks import (
     BROWSER_OPTIONS,
@@ -174,7 +174,11 @@ class Copilot:
             self.agents.register(agent_from_environment(agent_id))
         return self.agents.get(agent_id)
 
-    def frontend_tool(self, function: F | None = None, /, **options: Any) -> Any:
+    @overload
+    def frontend_tool(self, function: F, /, **options: Any) -> F: ...
+    @overload
+    def frontend_tool(self, function: None = None, /, **options: Any) -> Callable[[F], F]: ...
+    def frontend_tool(self, function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
         """Declare a tool the agent may call; its handler runs in the person's session.
 
         With state=SomeState the handler receives a copy of that session state first and may change
@@ -192,7 +196,11 @@ class Copilot:
         """
         return self._declaring("frontend_tool", FRONTEND_OPTIONS, function, options)
 
-    def human_in_the_loop(self, function: F | None = None, /, **options: Any) -> Any:
+    @overload
+    def human_in_the_loop(self, function: F, /, **options: Any) -> F: ...
+    @overload
+    def human_in_the_loop(self, function: None = None, /, **options: Any) -> Callable[[F], F]: ...
+    def human_in_the_loop(self, function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
         """Declare a tool whose result is a person's answer (its signature describes the arguments).
 
         render= draws the question as a card whose controls call `call.respond(value)`. A function
@@ -206,7 +214,15 @@ class Copilot:
         """
         return self._declaring("human_in_the_loop", QUESTION_OPTIONS, function, options, kind="human")
 
-    def browser_tool(self, function: F | None = None, /, *, script: str, timeout: float = 10.0, **options: Any) -> Any:
+    @overload
+    def browser_tool(self, function: F, /, *, script: str, timeout: float = 10.0, **options: Any) -> F: ...
+    @overload
+    def browser_tool(
+        self, function: None = None, /, *, script: str, timeout: float = 10.0, **options: Any
+    ) -> Callable[[F], F]: ...
+    def browser_tool(
+        self, function: F | None = None, /, *, script: str, timeout: float = 10.0, **options: Any
+    ) -> F | Callable[[F], F]:
         """Declare a tool that runs in the person's browser: `script` is a JavaScript function of the arguments.
 
         The script (async or not) returns the result; if it throws, or does not answer within
