@@ -15,6 +15,7 @@ from the agent: show it as text (Reflex components escape text), never as HTML.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -88,7 +89,7 @@ def default_activity_card(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     )
 
 
-def _drawn(item: rx.vars.ObjectVar[Item], renderer: Any) -> rx.Component:
+def _drawn(item: rx.vars.ObjectVar[Item], renderer: Callable[[ActivityView], rx.Component]) -> rx.Component:
     """An app's card, wrapped so that the conversation can find it (kind, type) like the default card."""
     return rx.el.div(
         renderer(ActivityView(item)),

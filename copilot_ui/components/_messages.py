@@ -7,7 +7,6 @@ reply that streams changes nothing here: only the text component of that reply r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import reflex as rx
 
@@ -120,7 +119,13 @@ def _reply(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     )
 
 
-def _actions(item_id: rx.Var[str], *, can_edit: Any = False, can_regenerate: Any = None, rating: Any = None) -> rx.Component:
+def _actions(
+    item_id: rx.Var[str],
+    *,
+    can_edit: rx.Var[bool] | bool = False,
+    can_regenerate: rx.Var[bool] | None = None,
+    rating: rx.Var[str] | None = None,
+) -> rx.Component:
     """A message's icon buttons: Copy; Edit (the person's); Regenerate (the last reply); the ratings (a reply's)."""
     said = words()
     reply = rating is not None

@@ -7,6 +7,7 @@ of what is shown: a decision about anything else is refused by the loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import reflex as rx
@@ -44,7 +45,7 @@ def tool_card(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     return cast(rx.Component, cards)  # rx.match is typed Component | Var whatever its cases
 
 
-def _drawn(item: rx.vars.ObjectVar[Item], renderer: Any) -> rx.Component:
+def _drawn(item: rx.vars.ObjectVar[Item], renderer: Callable[[ToolCallView], rx.Component]) -> rx.Component:
     """An app's card, wrapped so that the conversation can find it (tool name, status) like the default card."""
     return rx.el.div(
         renderer(ToolCallView(item)),

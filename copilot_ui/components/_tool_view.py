@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 import reflex as rx
+from reflex.event import EventCallback
 
 from ..state import CopilotState
 from ..state._forms import RESPOND_DIGEST, RESPOND_ITEM
@@ -123,7 +124,7 @@ class ToolCallView:
         """The call has its result (whatever it was)."""
         return ~self.is_streaming & ~self.is_waiting & (self.status != "running") & (self.status != "pending")
 
-    def respond(self, value: Any) -> Any:
+    def respond(self, value: object) -> EventCallback[()]:
         """The event that answers a waiting question with this value (it becomes the call's result)."""
         return CopilotState.respond(self.id, self.digest, value)
 
@@ -144,14 +145,14 @@ class ToolCallView:
             **props,
         )
 
-    def approve(self) -> Any:
+    def approve(self) -> EventCallback[()]:
         """The event that approves the call as shown."""
         return CopilotState.approve(self.id, self.digest)
 
-    def deny(self, reason: str = "") -> Any:
+    def deny(self, reason: str = "") -> EventCallback[()]:
         """The event that denies the call."""
         return CopilotState.deny(self.id, self.digest, reason)
 
-    def review(self) -> Any:
+    def review(self) -> EventCallback[()]:
         """The event that opens the approval dialog of this call."""
         return CopilotState.review(self.id)

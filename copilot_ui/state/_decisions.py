@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import reflex as rx
 
-from ..core import Approve, Decision, Deny, Thread
+from ..core import Approve, Decision, Deny, Thread, TurnOutcome
 from ._approval import ApprovalState
 from ._forms import Form
 from ._tab import StateTab
@@ -35,7 +35,7 @@ DENIED_WITHOUT_REASON = "the user said no"
 async def decide(state: CopilotState, item_id: str, digest: str, decision: Decision) -> AsyncIterator[BrowserEvent]:
     """Take the person's decision on the card `item_id` (shown with `digest`), and the turn that acts on it."""
 
-    async def resume(thread_run: thread_runs.ThreadRun) -> Any:
+    async def resume(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         return await thread_run.loop.drive(thread_run.thread, claim=thread_run.claim)
 
     def record(thread: Thread, conversation: Conversation, thread_run: thread_runs.ThreadRun | None) -> bool:

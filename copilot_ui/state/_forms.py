@@ -48,7 +48,7 @@ def _last(entries: list[tuple[str, Any]], name: str) -> Any:
     return next((value for key, value in reversed(entries) if key == name), None)
 
 
-def _described(text: Any) -> dict[str, Any]:
+def _described(text: object) -> dict[str, Any]:
     try:
         value = json.loads(text) if isinstance(text, str) and text else {}
     except ValueError:

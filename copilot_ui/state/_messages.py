@@ -8,11 +8,11 @@ while the agent's question waits, a typed message is the answer.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import reflex as rx
 
-from ..core import Answer, Thread
+from ..core import Answer, Thread, TurnOutcome
 from ..protocol import new_id
 from ._decisions import decide, question_for_composer
 from ._forms import Form
@@ -53,7 +53,7 @@ async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
             yield event
         return
 
-    async def send_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def send_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome | None:
         return await thread_run.loop.send(
             thread_run.thread, text, message_id=message_id, claim=thread_run.claim, attachments=attachments
         )
@@ -72,7 +72,7 @@ async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
 async def regenerate(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Answer the person's last message again (the reply and what came with it are replaced)."""
 
-    async def regenerate_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def regenerate_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         last = next((m for m in reversed(thread_run.thread.messages) if m.role == "user"), None)
         if last is not None:
             thread_run.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
@@ -91,7 +91,7 @@ async def edit(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     if not text or message_id is None:
         return
 
-    async def edit_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def edit_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         thread_run.sink.replacing_from(message_id)
         return await thread_run.loop.edit(thread_run.thread, message_id, text, new_id("user-"), claim=thread_run.claim)
 
@@ -102,7 +102,7 @@ async def edit(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
 async def retry(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Retry after an error: the failed step runs again."""
 
-    async def retry_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def retry_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         thread_run.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
         return await thread_run.loop.retry(thread_run.thread, claim=thread_run.claim)
 

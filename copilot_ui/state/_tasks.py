@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import reflex as rx
+from ag_ui.core import Context
 from reflex.istate.proxy import StateProxy
 
 from ..agents import Scrubber
@@ -227,7 +228,7 @@ class _Task:
     def __post_init__(self) -> None:
         self.cards = TaskCards(self.id, self.thread, self.scrubber)
 
-    async def read_context(self) -> list[Any]:
+    async def read_context(self) -> list[Context]:
         async with self.tab.locked():
             return await page_context(self.tab)  # pyright: ignore[reportArgumentType] (as SessionStates above)
 

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from ..._checks import (
     BROWSER_OPTIONS,
@@ -34,7 +34,11 @@ from ._labels import Labels
 from ._references import check_call, check_references
 from ._tool_declaration import ToolUI, declared_tool, shown_name
 
+if TYPE_CHECKING:
+    import reflex as rx
+
 F = TypeVar("F", bound=Callable[..., Any])
+Icon: TypeAlias = "str | rx.Component | Callable[[], rx.Component]"  # a lucide icon's name, a component, or a function making one
 Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
 DEMO_MODEL_LABEL = "Demo model"  # the offline demo model, as the state and feedback name it (the header: its label)
@@ -91,7 +95,7 @@ class Copilot:
         self.agent_states: dict[type, tuple[str, ...] | None] = {}  # Reflex states mirroring an agent's state: their agents
         # Words and looks of every layout (a layout's own keywords win): see Labels, and the customizing guide
         self.labels = Labels()
-        self.icons: dict[str, Any] = {}  # an icon's name (see DEFAULT_ICONS) -> a lucide icon name, or a component function
+        self.icons: dict[str, Icon] = {}  # an icon's name (see DEFAULT_ICONS) -> a lucide icon name, or a component function
         self.user_message: Callable[..., Any] | None = None  # draws a message of the person's, given a MessageView
         self.assistant_message: Callable[..., Any] | None = None  # draws a reply, given a MessageView
         self.empty_state: Callable[..., Any] | None = None  # draws an empty conversation, given its Labels
