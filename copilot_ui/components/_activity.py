@@ -15,12 +15,14 @@ from the agent: show it as text (Reflex components escape text), never as HTML.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import reflex as rx
 
 from ..state import copilot
+from ..state.view import Item
 from ._looks import filled, words
 from ._text import text
 
@@ -29,15 +31,15 @@ from ._text import text
 class ActivityView:
     """One activity: its type and its content (an object the agent keeps changing)."""
 
-    item: rx.Var
+    item: rx.vars.ObjectVar[Item]
 
     @property
-    def id(self) -> rx.Var[str]:
+    def id(self) -> rx.vars.StringVar:
         """The activity's item id in this conversation (short, made by the copilot, not the agent's id)."""
         return self.item["id"].to(str)
 
     @property
-    def type(self) -> rx.Var[str]:
+    def type(self) -> rx.vars.StringVar:
         """The activity's type, as the agent named it ("progress", "plan", …)."""
         return self.item["at"].to(str)
 
@@ -52,17 +54,18 @@ class ActivityView:
         return found.to(type_ if type_ is not None else type(default))
 
 
-def activity_card(item: rx.Var) -> rx.Component:
+def activity_card(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     """An activity as a card: the app's own for its type (or its wildcard), the default card otherwise."""
     renderers = dict(copilot.activity_renderers)
     fallback = renderers.pop("*", None)
     default = _drawn(item, fallback) if fallback is not None else default_activity_card(item)
     if not renderers:
         return default
-    return rx.match(item["at"], *((name, _drawn(item, renderer)) for name, renderer in renderers.items()), default)
+    cards = rx.match(item["at"], *((name, _drawn(item, renderer)) for name, renderer in renderers.items()), default)
+    return cast(rx.Component, cards)  # rx.match is typed Component | Var whatever its cases
 
 
-def default_activity_card(item: rx.Var) -> rx.Component:
+def default_activity_card(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     """The card of an activity whose type has no card of its own: its type, and its content as text."""
     return rx.el.section(
         rx.hstack(
@@ -86,7 +89,7 @@ def default_activity_card(item: rx.Var) -> rx.Component:
     )
 
 
-def _drawn(item: rx.Var, renderer: Any) -> rx.Component:
+def _drawn(item: rx.vars.ObjectVar[Item], renderer: Callable[[ActivityView], rx.Component]) -> rx.Component:
     """An app's card, wrapped so that the conversation can find it (kind, type) like the default card."""
     return rx.el.div(
         renderer(ActivityView(item)),

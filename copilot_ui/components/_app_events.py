@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from reflex.event import EventCallback, EventSpec
 
 from ..state import CopilotState
 from ._layout import layout_command
 
 
-def send_message(text: str, *, agent: str = "") -> list[Any]:
+def send_message(text: str, *, agent: str = "") -> list[EventSpec | EventCallback[()]]:
     """Send `text` as if the person had typed it, opening the copilot if it is closed.
 
     Return it from any event handler (`return cui.send_message("Explain this chart")`) or bind it to a

@@ -8,6 +8,9 @@ The task panel's approval card shows a call's arguments with the same fields (`a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import reflex as rx
 
 from ..state import ApprovalState, CopilotState
@@ -92,7 +95,14 @@ def _identity() -> rx.Component:
     )
 
 
-def approval_fields(fields: rx.Var, editable: rx.Var, call: rx.Var, said: Labels, *, ids: rx.Var | None = None) -> rx.Component:
+def approval_fields(
+    fields: rx.vars.ArrayVar[Sequence[dict[str, Any]]],
+    editable: rx.Var[bool] | bool,
+    call: rx.vars.StringVar | str,
+    said: Labels,
+    *,
+    ids: rx.vars.StringVar | None = None,
+) -> rx.Component:
     """A waiting call's arguments as an approval shows them (the dialog, a task card): a fieldset of their values, an
     input where the person may edit one, named `arg:<name>` in the form. `call` tells calls apart (a new call's fields
     start from its own values); `ids` prefixes the inputs' ids, for several approvals on one page."""
@@ -106,7 +116,9 @@ def approval_fields(fields: rx.Var, editable: rx.Var, call: rx.Var, said: Labels
     )
 
 
-def _field(field: rx.Var, call: rx.Var, ids: rx.Var | None) -> rx.Component:
+def _field(
+    field: rx.vars.ObjectVar[dict[str, Any]], call: rx.vars.StringVar | str, ids: rx.vars.StringVar | None
+) -> rx.Component:
     key = call + field["key"].to(str)  # a new call's fields start from its own values
     name, value = field["key"].to(str), field["value"].to(str)
     input_id = name if ids is None else ids + name

@@ -12,6 +12,7 @@ from reflex.event import no_args_event_spec
 from ..core import AttachmentRules
 from ..state import CopilotState, copilot
 from ..state._attachments import AttachmentsState, attachment_endpoint_declared
+from ..state.view import Item
 from ._looks import words
 
 _RUNTIME = rx.asset("cui_attach.jsx", shared=True)
@@ -66,7 +67,7 @@ def composer_files() -> rx.Component:
     )
 
 
-def message_files(item: rx.Var) -> rx.Component:
+def message_files(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     """The files of a person's message item (its "f" field), if it has some."""
     return rx.cond(
         item["f"],

@@ -20,7 +20,7 @@ class ColorModeSync(rx.Fragment):
     def _exclude_props(self) -> list[str]:
         return [*super()._exclude_props(), "mode"]
 
-    def add_hooks(self) -> list[Any]:
+    def add_hooks(self) -> list[str | rx.Var]:
         set_color_mode = _color_mode_var("setColorMode")
         mode = self.mode
         return [

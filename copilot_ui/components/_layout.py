@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex.event import no_args_event_spec, passthrough_event_spec
+from reflex.event import EventSpec, no_args_event_spec, passthrough_event_spec
 
 _RUNTIME = rx.asset("cui_layout.jsx", shared=True)
 
@@ -77,6 +77,6 @@ class CuiActions(rx.Component):
     on_rate: rx.EventHandler[passthrough_event_spec(dict[str, Any])]
 
 
-def layout_command(command: str) -> Any:
+def layout_command(command: str) -> EventSpec:
     """An event (in the browser only) that opens or closes the copilot's dock or popup."""
     return rx.call_script(f'window.dispatchEvent(new CustomEvent("cui-layout", {{detail: "{command}"}}))')

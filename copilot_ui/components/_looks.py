@@ -9,12 +9,11 @@ import contextlib
 import contextvars
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import reflex as rx
 
 from ..state import copilot
-from ..state.declarations import DEFAULT_ICONS, Labels
+from ..state.declarations import DEFAULT_ICONS, Icon, Labels
 
 MessageComponent = Callable[..., rx.Component]  # a function of a MessageView
 
@@ -24,7 +23,7 @@ class Look:
     """The words, icons and components of one copilot on a page."""
 
     labels: Labels
-    icons: dict[str, Any] = field(default_factory=dict)
+    icons: dict[str, Icon] = field(default_factory=dict)
     user_message: MessageComponent | None = None
     assistant_message: MessageComponent | None = None
     empty_state: Callable[[Labels], rx.Component] | None = None
@@ -37,7 +36,7 @@ def look_for_layout(
     title: str | None = None,
     placeholder: str | None = None,
     greeting: str | None = None,
-    icons: dict[str, Any] | None = None,
+    icons: dict[str, Icon] | None = None,
     user_message: MessageComponent | None = None,
     assistant_message: MessageComponent | None = None,
     empty_state: Callable[[Labels], rx.Component] | None = None,
@@ -80,7 +79,7 @@ def words() -> Labels:
     return look().labels
 
 
-def filled(template: str, placeholder: str, value: rx.Var[str]) -> rx.Var[str]:
+def filled(template: str, placeholder: str, value: rx.vars.StringVar) -> rx.Var[str]:
     """A template of the labels ("Rename {title}") with its placeholder replaced by a value known in the browser."""
     before, _, after = template.partition(placeholder)
     return before + value + after
@@ -88,7 +87,7 @@ def filled(template: str, placeholder: str, value: rx.Var[str]) -> rx.Var[str]:
 
 def icon(name: str, size: int = 16) -> rx.Component:
     """The icon called `name` (see DEFAULT_ICONS): the app's replacement, a lucide icon name or a component function."""
-    chosen = look().icons.get(name, DEFAULT_ICONS.get(name, name))
+    chosen: Icon = look().icons.get(name, DEFAULT_ICONS.get(name, name))
     if callable(chosen):
         return chosen()
     if isinstance(chosen, rx.Component):

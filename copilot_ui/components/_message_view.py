@@ -13,10 +13,11 @@ copilot's actions (Copy, Edit, Regenerate, the ratings) stay beside the app's co
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import reflex as rx
 
+from ..state.view import Item
 from ._text import text
 
 
@@ -24,11 +25,11 @@ from ._text import text
 class MessageView:
     """One message of the conversation, of the person ("user") or of the agent ("assistant")."""
 
-    item: rx.Var
+    item: rx.vars.ObjectVar[Item]
     role: Literal["user", "assistant"]
 
     @property
-    def id(self) -> rx.Var[str]:
+    def id(self) -> rx.vars.StringVar:
         """The message's item id in this conversation (short, made by the copilot)."""
         return self.item["id"].to(str)
 
@@ -47,7 +48,7 @@ class MessageView:
         """The person's rating of a reply: "good", "bad", or "" (none)."""
         return rx.cond(self.item["fb"], self.item["fb"].to(str), "")
 
-    def content(self, **props: object) -> rx.Component:
+    def content(self, **props: Any) -> rx.Component:
         """The message's words: a reply as safe Markdown (live while it streams), the person's as plain text."""
         if self.role == "user":
             return text(self.id, markdown=False, **props)

@@ -7,12 +7,12 @@ reply that streams changes nothing here: only the text component of that reply r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import reflex as rx
 
 from ..state import CopilotState, LiveState
 from ..state.declarations import Labels
+from ..state.view import Item
 from ._activity import activity_card
 from ._attachments import message_files
 from ._layout import CuiActions
@@ -59,7 +59,7 @@ def conversation(suggestions: Sequence[str] = ()) -> rx.Component:
     )
 
 
-def chat_item(item: rx.Var) -> rx.Component:
+def chat_item(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     """One item, by its kind (keyed by its id: when the window moves, the items that stay are kept, not rebuilt)."""
     return rx.fragment(
         rx.match(
@@ -77,7 +77,7 @@ def chat_item(item: rx.Var) -> rx.Component:
     )
 
 
-def _user(item: rx.Var) -> rx.Component:
+def _user(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     item_id, said, own = item["id"].to(str), words(), look().user_message
     return rx.el.div(
         rx.el.div(
@@ -96,7 +96,7 @@ def _user(item: rx.Var) -> rx.Component:
     )
 
 
-def _reply(item: rx.Var) -> rx.Component:
+def _reply(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     item_id, own = item["id"].to(str), look().assistant_message
     return rx.el.div(
         rx.el.div(
@@ -119,7 +119,13 @@ def _reply(item: rx.Var) -> rx.Component:
     )
 
 
-def _actions(item_id: rx.Var[str], *, can_edit: Any = False, can_regenerate: Any = None, rating: Any = None) -> rx.Component:
+def _actions(
+    item_id: rx.Var[str],
+    *,
+    can_edit: rx.Var[bool] | bool = False,
+    can_regenerate: rx.Var[bool] | None = None,
+    rating: rx.Var[str] | None = None,
+) -> rx.Component:
     """A message's icon buttons: Copy; Edit (the person's); Regenerate (the last reply); the ratings (a reply's)."""
     said = words()
     reply = rating is not None
@@ -158,7 +164,7 @@ def _action_words(said: Labels) -> dict[str, str]:
     }
 
 
-def _reasoning(item: rx.Var) -> rx.Component:
+def _reasoning(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     said = words()
     before, _, after = said.thought_for.partition("{seconds}")
     return rx.el.details(
@@ -172,7 +178,7 @@ def _reasoning(item: rx.Var) -> rx.Component:
     )
 
 
-def _error(item: rx.Var) -> rx.Component:
+def _error(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     return rx.callout.root(
         rx.callout.icon(icon("error")),
         rx.el.div(
@@ -193,7 +199,7 @@ def _error(item: rx.Var) -> rx.Component:
     )
 
 
-def _notice(item: rx.Var) -> rx.Component:
+def _notice(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     return rx.el.div(text(item["id"], markdown=False), class_name="cui-notice", data_kind="notice", key=item["id"])
 
 

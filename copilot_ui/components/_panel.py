@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import reflex as rx
-from reflex.components.core.banner import has_connection_errors
+from reflex_components_core.core.banner import has_connection_errors
 
 from ..state import DEMO_MODEL_LABEL, CopilotState, LiveState, copilot
 from ._approval import approval_dialog

@@ -21,7 +21,7 @@ import reflex as rx
 
 from .._checks import keywords_checked, layout_options
 from ..state import copilot
-from ..state.declarations import DEFAULT_ICONS, Labels
+from ..state.declarations import DEFAULT_ICONS, Icon, Labels
 from ._layout import CuiDock, CuiPopup, CuiShortcut
 from ._looks import Look, MessageComponent, icon, look_for_layout, looking, shortcut_hint, shortcut_keys
 from ._panel import panel
@@ -38,7 +38,7 @@ def sidebar(
     labels: Labels | None = None,
     placeholder: str | None = None,
     greeting: str | None = None,
-    icons: dict[str, Any] | None = None,
+    icons: dict[str, Icon] | None = None,
     user_message: MessageComponent | None = None,
     assistant_message: MessageComponent | None = None,
     empty_state: Callable[[Labels], rx.Component] | None = None,
@@ -78,7 +78,7 @@ def popup(
     labels: Labels | None = None,
     placeholder: str | None = None,
     greeting: str | None = None,
-    icons: dict[str, Any] | None = None,
+    icons: dict[str, Icon] | None = None,
     user_message: MessageComponent | None = None,
     assistant_message: MessageComponent | None = None,
     empty_state: Callable[[Labels], rx.Component] | None = None,
@@ -110,7 +110,7 @@ def chat(
     labels: Labels | None = None,
     placeholder: str | None = None,
     greeting: str | None = None,
-    icons: dict[str, Any] | None = None,
+    icons: dict[str, Icon] | None = None,
     user_message: MessageComponent | None = None,
     assistant_message: MessageComponent | None = None,
     empty_state: Callable[[Labels], rx.Component] | None = None,
@@ -125,7 +125,7 @@ def chat(
             panel(agent, chosen.labels.title, suggestions),
             aria_label=chosen.labels.title,
             class_name="cui-chat",
-            **({"aria_keyshortcuts": shortcut_keys(chosen.shortcut)} if chosen.shortcut else {}),
+            aria_keyshortcuts=shortcut_keys(chosen.shortcut) if chosen.shortcut else None,
         )
 
 

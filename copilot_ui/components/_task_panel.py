@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import reflex as rx
 
 from .._checks import keywords_checked, layout_options
 from ..state import TaskState, copilot
+from ..state._task_cards import Card
 from ..state.declarations import DEFAULT_ICONS, Labels
 from ._approval import approval_fields
 from ._looks import words
@@ -53,7 +54,7 @@ _ARGUMENTS = _WRAPPED | {
 }
 
 
-def _card(card: Any, said: Labels) -> rx.Component:
+def _card(card: rx.vars.ObjectVar[Card], said: Labels) -> rx.Component:
     return rx.el.li(
         rx.card(
             rx.hstack(
@@ -74,23 +75,24 @@ def _card(card: Any, said: Labels) -> rx.Component:
     )
 
 
-def _arguments(card: Any, said: Labels) -> rx.Component:
+def _arguments(card: rx.vars.ObjectVar[Card], said: Labels) -> rx.Component:
     return rx.el.pre(
         card["arguments"], class_name="cui-task-arguments", style=_ARGUMENTS, aria_label=said.arguments, **_SCROLLABLE
     )
 
 
-def _decision(card: Any, said: Labels) -> rx.Component:
+def _decision(card: rx.vars.ObjectVar[Card], said: Labels) -> rx.Component:
     """What a call waiting for the person asks: an approval, or a text answer to a question."""
-    return rx.match(
+    asks = rx.match(
         card["status"],
         ("awaiting_approval", _approval(card, said)),
         ("awaiting_input", _answer(card, said)),
         rx.fragment(),
     )
+    return cast(rx.Component, asks)  # rx.match is typed Component | Var whatever its cases
 
 
-def _approval(card: Any, said: Labels) -> rx.Component:
+def _approval(card: rx.vars.ObjectVar[Card], said: Labels) -> rx.Component:
     """What the chat's approval dialog shows (the call's sentence, its arguments as fields, editable where the tool
     allows), with Approve; and Deny with an optional reason."""
     fields = card["fields"].to(list[dict[str, Any]])
@@ -122,7 +124,7 @@ def _approval(card: Any, said: Labels) -> rx.Component:
     )
 
 
-def _answer(card: Any, said: Labels) -> rx.Component:
+def _answer(card: rx.vars.ObjectVar[Card], said: Labels) -> rx.Component:
     return rx.el.form(
         *_naming(card),
         rx.text(card["question"], size="2"),
@@ -137,7 +139,7 @@ def _answer(card: Any, said: Labels) -> rx.Component:
     )
 
 
-def _naming(card: Any) -> tuple[rx.Component, rx.Component]:
+def _naming(card: rx.vars.ObjectVar[Card]) -> tuple[rx.Component, rx.Component]:
     """The hidden fields that name the card a form decides on, with the digest of the call as shown."""
     return (
         rx.el.input(type="hidden", name="card", value=card["id"]),
@@ -145,8 +147,9 @@ def _naming(card: Any) -> tuple[rx.Component, rx.Component]:
     )
 
 
-def _status_words(status: Any, said: Labels) -> rx.Var:
+def _status_words(status: rx.Var[str], said: Labels) -> rx.Var[str]:
     named = [(name, said.statuses.get(name, said.task_ended)) for name in _STATUSES]
-    return rx.match(
+    words = rx.match(
         status, ("awaiting_approval", said.task_waiting), ("awaiting_input", said.task_waiting), *named, said.task_ended
     )
+    return cast(rx.Var[str], words)

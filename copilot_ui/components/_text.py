@@ -36,7 +36,7 @@ class CuiText(rx.Component):
 
 
 def text(
-    tid: rx.Var[str] | str, *, markdown: bool = True, live: Any = False, limit: int | None = None, **props: Any
+    tid: rx.Var[str] | str, *, markdown: bool = True, live: rx.Var[bool] | bool = False, limit: int | None = None, **props: Any
 ) -> rx.Component:
     """The text with this id, as the copilot shows texts (the limit and allowed image hosts from the app's copilot)."""
     said = words()

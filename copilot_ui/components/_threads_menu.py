@@ -62,7 +62,7 @@ def threads_menu() -> rx.Component:
     )
 
 
-def _thread_row(thread: rx.Var) -> rx.Component:
+def _thread_row(thread: rx.vars.ObjectVar[dict[str, str]]) -> rx.Component:
     thread_id, title = thread["id"].to(str), thread["title"].to(str)
     return rx.el.li(
         rx.cond(
@@ -75,7 +75,7 @@ def _thread_row(thread: rx.Var) -> rx.Component:
     )
 
 
-def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Component:
+def _entry(thread_id: rx.Var[str], title: rx.vars.StringVar, thread: rx.vars.ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.fragment(
         # The button stretches over the whole row (see .cui-thread-open); Rename and Delete lie above it.
         rx.popover.close(
@@ -110,7 +110,7 @@ def _entry(thread_id: rx.Var[str], title: rx.Var[str], thread: rx.Var) -> rx.Com
     )
 
 
-def _rename_form(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
+def _rename_form(thread_id: rx.Var[str], title: rx.vars.StringVar) -> rx.Component:
     return rx.el.form(
         rx.el.input(type="hidden", name="thread", value=thread_id),
         rx.el.input(name="title", default_value=title, aria_label=words().new_title, auto_focus=True, class_name="cui-input"),
@@ -121,7 +121,7 @@ def _rename_form(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
     )
 
 
-def _confirm_delete(thread_id: rx.Var[str], title: rx.Var[str]) -> rx.Component:
+def _confirm_delete(thread_id: rx.Var[str], title: rx.vars.StringVar) -> rx.Component:
     return rx.el.div(
         rx.text(filled(words().confirm_delete, "{title}", title), size="1"),
         rx.button(words().delete_button, size="1", color_scheme="red", on_click=ThreadsState.delete(thread_id), type="button"),

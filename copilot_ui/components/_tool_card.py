@@ -7,12 +7,15 @@ of what is shown: a decision about anything else is refused by the loop.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import reflex as rx
+from reflex_components_radix.themes.base import LiteralAccentColor
 
 from ..state import CopilotState, copilot
 from ..state.declarations import STATUS_WORDS
+from ..state.view import Item
 from ._looks import filled, icon, words
 from ._text import text
 from ._tool_view import ToolCallView
@@ -30,7 +33,7 @@ _STATUS_COLORS = {
 _SCROLLABLE: dict[str, Any] = {"tab_index": 0, "role": "group"}
 
 
-def tool_card(item: rx.Var) -> rx.Component:
+def tool_card(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     """A tool call as a card: the app's own for its tool (or its wildcard), the default card otherwise."""
     copilot.check()  # a card for no tool, a tool for no agent: a DeclarationError as the page is built
     renderers = dict(copilot.renderers)
@@ -38,10 +41,11 @@ def tool_card(item: rx.Var) -> rx.Component:
     default = _drawn(item, fallback) if fallback is not None else default_card(item)
     if not renderers:
         return default
-    return rx.match(item["n"], *((name, _drawn(item, renderer)) for name, renderer in renderers.items()), default)
+    cards = rx.match(item["n"], *((name, _drawn(item, renderer)) for name, renderer in renderers.items()), default)
+    return cast(rx.Component, cards)  # rx.match is typed Component | Var whatever its cases
 
 
-def _drawn(item: rx.Var, renderer: Any) -> rx.Component:
+def _drawn(item: rx.vars.ObjectVar[Item], renderer: Callable[[ToolCallView], rx.Component]) -> rx.Component:
     """An app's card, wrapped so that the conversation can find it (tool name, status) like the default card."""
     return rx.el.div(
         renderer(ToolCallView(item)),
@@ -53,7 +57,7 @@ def _drawn(item: rx.Var, renderer: Any) -> rx.Component:
     )
 
 
-def default_card(item: rx.Var) -> rx.Component:
+def default_card(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     """The card of a call whose tool has no card of its own."""
     call = ToolCallView(item)
     status, said = call.status, words()
@@ -100,14 +104,14 @@ def default_card(item: rx.Var) -> rx.Component:
 
 def status_label(status: rx.Var[str]) -> rx.Var[str]:
     """What a status is called on a card (in the labels' words)."""
-    return rx.match(status, *{**STATUS_LABELS, **words().statuses}.items(), status)
+    return cast(rx.Var[str], rx.match(status, *{**STATUS_LABELS, **words().statuses}.items(), status))
 
 
-def _color(status: rx.Var[str]) -> rx.Var[str]:
-    return rx.match(status, *_STATUS_COLORS.items(), "blue")
+def _color(status: rx.Var[str]) -> rx.Var[LiteralAccentColor]:
+    return cast(rx.Var[LiteralAccentColor], rx.match(status, *_STATUS_COLORS.items(), "blue"))
 
 
-def _approval(item: rx.Var) -> rx.Component:
+def _approval(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     return rx.hstack(
         rx.text(words().runs_once_approved, size="1", color_scheme="gray"),
         rx.button(
@@ -126,7 +130,7 @@ def _approval(item: rx.Var) -> rx.Component:
     )
 
 
-def _question(item: rx.Var) -> rx.Component:
+def _question(item: rx.vars.ObjectVar[Item]) -> rx.Component:
     return rx.el.form(
         text(item["id"].to(str) + ".q", class_name="cui-question"),
         rx.el.input(type="hidden", name="item", value=item["id"].to(str)),

@@ -19,12 +19,14 @@ from the agent: show it as text (Reflex components escape text), never as HTML.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import reflex as rx
+from reflex.event import EventCallback
 
 from ..state import CopilotState
 from ..state._forms import RESPOND_DIGEST, RESPOND_ITEM
+from ..state.view import Item
 
 _RUNTIME = rx.asset("cui_form.jsx", shared=True)
 
@@ -40,15 +42,15 @@ class CuiFormFields(rx.Component):
 class ToolCallView:
     """One call: its name, arguments (the partial object while they stream), status, result and progress."""
 
-    item: rx.Var
+    item: rx.vars.ObjectVar[Item]
 
     @property
-    def id(self) -> rx.Var[str]:
+    def id(self) -> rx.vars.StringVar:
         """The call's item id in this conversation (short, made by the copilot, not the agent's id)."""
         return self.item["id"].to(str)
 
     @property
-    def name(self) -> rx.Var[str]:
+    def name(self) -> rx.vars.StringVar:
         """The tool's name."""
         return self.item["n"].to(str)
 
@@ -58,13 +60,17 @@ class ToolCallView:
         person who approved it, or the tool's prepare_arguments, may have changed from the agent's)."""
         return self.item["args"].to(dict)
 
+    @overload
+    def argument(self, name: str, default: str = "", type_: None = None) -> rx.vars.StringVar: ...
+    @overload
+    def argument(self, name: str, default: object, type_: object = None) -> rx.Var: ...
     def argument(self, name: str, default: Any = "", type_: Any = None) -> rx.Var:
         """One argument, or `default` while it has not arrived yet (`type_`: its type, else the default's)."""
         value = rx.cond(self.arguments.contains(name), self.arguments[name], default)
         return value.to(type_ if type_ is not None else type(default))
 
     @property
-    def status(self) -> rx.Var[str]:
+    def status(self) -> rx.vars.StringVar:
         """streaming, pending, running, awaiting_approval, awaiting_input, complete, error, denied, aborted, skipped."""
         return self.item["s"].to(str)
 
@@ -118,7 +124,7 @@ class ToolCallView:
         """The call has its result (whatever it was)."""
         return ~self.is_streaming & ~self.is_waiting & (self.status != "running") & (self.status != "pending")
 
-    def respond(self, value: Any) -> Any:
+    def respond(self, value: object) -> EventCallback[()]:
         """The event that answers a waiting question with this value (it becomes the call's result)."""
         return CopilotState.respond(self.id, self.digest, value)
 
@@ -139,14 +145,14 @@ class ToolCallView:
             **props,
         )
 
-    def approve(self) -> Any:
+    def approve(self) -> EventCallback[()]:
         """The event that approves the call as shown."""
         return CopilotState.approve(self.id, self.digest)
 
-    def deny(self, reason: str = "") -> Any:
+    def deny(self, reason: str = "") -> EventCallback[()]:
         """The event that denies the call."""
         return CopilotState.deny(self.id, self.digest, reason)
 
-    def review(self) -> Any:
+    def review(self) -> EventCallback[()]:
         """The event that opens the approval dialog of this call."""
         return CopilotState.review(self.id)

@@ -7,7 +7,10 @@ list, in another layout and after a restart.
 
 from __future__ import annotations
 
+from typing import cast
+
 import reflex as rx
+from reflex_components_radix.themes.base import LiteralAccentColor
 
 import copilot_ui as cui
 
@@ -52,7 +55,7 @@ def _order_badge(call: cui.ToolCallView) -> rx.Component:
     status = call.result_json["status"].to(str)
     return rx.cond(
         call.status == "complete",
-        rx.badge(status, color_scheme=rx.match(status, *STATUS_COLORS.items(), "gray"), variant="soft", high_contrast=True),
+        rx.badge(status, color_scheme=_color(status), variant="soft", high_contrast=True),
         rx.badge(
             rx.cond(call.status == "error", "Not found", rx.cond(call.is_done, "Not shown", "Looking…")),
             color_scheme=rx.cond(call.status == "error", "red", "gray"),
@@ -109,3 +112,7 @@ def plan_card(call: cui.ToolCallView) -> rx.Component:
         aria_label="Proposed plan",
         size="1",
     )
+
+
+def _color(status: rx.Var[str]) -> rx.Var[LiteralAccentColor]:
+    return cast(rx.Var[LiteralAccentColor], rx.match(status, *STATUS_COLORS.items(), "gray"))  # rx.match is typed Component | Var

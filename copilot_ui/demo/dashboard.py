@@ -23,7 +23,7 @@ WORKSPACE_DAYS = 400
 class DashboardState(rx.State):
     """What the person sees on the dashboard; its orders live in the app's database (`demo/orders.py`)."""
 
-    theme: str = "light"
+    theme: rx.Field[str] = rx.field("light")
     orders: rx.Field[list[Order]] = rx.field(default_factory=list)
     city: str = ""  # the Orders table shows this city only ("" shows all)
     status: str = ""  # and this status only ("" shows all)

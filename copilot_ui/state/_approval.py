@@ -23,11 +23,11 @@ class ApprovalState(rx.State):
     tool: str = ""
     title: str = ""  # what the call does, in words: "Refund an order?"
     sentence: str = ""
-    fields: list[dict[str, Any]] = rx.field(default_factory=list)
+    fields: rx.Field[list[dict[str, Any]]] = rx.field(default_factory=list)
     editable: bool = False
     error: str = ""
     undecided: str = ""  # the card whose dialog the person just closed without deciding: focus goes to its Review
-    _dismissed: list[str] = rx.field(default_factory=list)  # cards whose dialog the person closed without deciding
+    _dismissed: rx.Field[list[str]] = rx.field(default_factory=list)  # cards whose dialog the person closed without deciding
 
     @rx.event
     def close(self, is_open: bool = False) -> None:

@@ -22,11 +22,12 @@ from reflex_base.utils.form import FormData
 from ..core import Answer, Approve, Thread
 from . import _agent_choice, _decisions, _messages, _rating, _reopening
 from ._closed_sessions import watch_closed_sessions
-from ._forms import form_answer
+from ._forms import Form, form_answer
 from ._startup_heap import freeze_startup_heap
 from ._tab_conversation import hand_over_texts, show_older, switch
+from .sink import BrowserEvent
 from .turns import deliver_browser_answer, remote, thread_runs
-from .view import Conversation
+from .view import Conversation, Item
 
 OWNER_COOKIE_DAYS = 400
 
@@ -34,13 +35,13 @@ OWNER_COOKIE_DAYS = 400
 class CopilotState(rx.State):
     """The conversation shown in the copilot (a window of its most recent items)."""
 
-    items: list[dict[str, Any]] = rx.field(default_factory=list)
-    older: list[dict[str, Any]] = rx.field(default_factory=list)  # earlier items the person scrolled up to
+    items: rx.Field[list[Item]] = rx.field(default_factory=list)
+    older: rx.Field[list[Item]] = rx.field(default_factory=list)  # earlier items the person scrolled up to
     has_older: bool = False
     last_reply: str = ""  # the item id of the last reply (it offers Regenerate)
     agent: str = ""  # the conversation's agent ("" until it has one: the page's)
-    model: str = ""  # the name of the model that answers ("Demo model" for the offline one; "" when unknown)
-    suggestions: list[str] = rx.field(default_factory=list)  # what the agent proposed to ask next
+    model: rx.Field[str] = rx.field("")  # the name of the model that answers ("Demo model" for the offline one; "" when unknown)
+    suggestions: rx.Field[list[str]] = rx.field(default_factory=list)  # what the agent proposed to ask next
     # The browser's anonymous owner id, signed (the app's own user id replaces it when the app gives one).
     owner_token: str = rx.Cookie("", name="cui_owner", max_age=OWNER_COOKIE_DAYS * 86400, same_site="lax")
     # The tab's conversation: it comes back after a reload, and after the server restarts.
@@ -55,7 +56,7 @@ class CopilotState(rx.State):
     # Opening
 
     @rx.event(background=True)
-    async def open(self, page_agent: str = "default") -> AsyncIterator[Any]:
+    async def open(self, page_agent: str = "default") -> AsyncIterator[BrowserEvent]:
         """The copilot is on the page, or its connection is back: show the tab's conversation as it is now."""
         watch_closed_sessions()
         freeze_startup_heap()
@@ -76,25 +77,25 @@ class CopilotState(rx.State):
     # The person writes
 
     @rx.event(background=True)
-    async def send(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+    async def send(self, form: Form) -> AsyncIterator[BrowserEvent]:
         """The person sent a message from the composer (while the agent's question waits, it is their answer)."""
         async for event in _messages.send(self, form):
             yield event
 
     @rx.event(background=True)
-    async def regenerate(self) -> AsyncIterator[Any]:
+    async def regenerate(self) -> AsyncIterator[BrowserEvent]:
         """Answer the person's last message again (the reply and what came with it are replaced)."""
         async for event in _messages.regenerate(self):
             yield event
 
     @rx.event(background=True)
-    async def edit(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+    async def edit(self, form: Form) -> AsyncIterator[BrowserEvent]:
         """The person rewrote one of their messages: it and everything after it are replaced by the new text."""
         async for event in _messages.edit(self, form):
             yield event
 
     @rx.event(background=True)
-    async def retry(self) -> AsyncIterator[Any]:
+    async def retry(self) -> AsyncIterator[BrowserEvent]:
         """Retry after an error: the failed step runs again."""
         async for event in _messages.retry(self):
             yield event
@@ -111,39 +112,39 @@ class CopilotState(rx.State):
             await remote.stop(thread.id)
 
     @rx.event(background=True)
-    async def rate(self, form: dict[str, Any]) -> None:
+    async def rate(self, form: Form) -> None:
         """The person rated a reply (Good response / Bad response, with an optional comment)."""
         await _rating.rate(self, form)
 
     # The person decides
 
     @rx.event(background=True)
-    async def approve(self, item_id: str, digest: str, arguments: dict[str, Any] | None = None) -> AsyncIterator[Any]:
+    async def approve(self, item_id: str, digest: str, arguments: dict[str, Any] | None = None) -> AsyncIterator[BrowserEvent]:
         """The person approved the call they were shown (with edited arguments, where the tool allows it)."""
         async for event in _decisions.decide(self, item_id, digest, Approve(arguments=arguments or None)):
             yield event
 
     @rx.event(background=True)
-    async def deny(self, item_id: str, digest: str, reason: str = "") -> AsyncIterator[Any]:
+    async def deny(self, item_id: str, digest: str, reason: str = "") -> AsyncIterator[BrowserEvent]:
         """The person said no to the call they were shown; the agent reads their reason."""
         async for event in _decisions.decide(self, item_id, digest, _decisions.denial(str(reason))):
             yield event
 
     @rx.event(background=True)
-    async def respond(self, item_id: str, digest: str, value: Any) -> AsyncIterator[Any]:
+    async def respond(self, item_id: str, digest: str, value: Any) -> AsyncIterator[BrowserEvent]:
         """The person answered a question (a human-in-the-loop card): the value becomes the call's result."""
         async for event in _decisions.decide(self, item_id, digest, Answer(value)):
             yield event
 
     @rx.event(background=True)
-    async def respond_form(self, form: FormData) -> AsyncIterator[Any]:
+    async def respond_form(self, form: FormData) -> AsyncIterator[BrowserEvent]:
         """A question card's form (ToolCallView.form) was sent: its fields are the answer (see `_forms`)."""
         item_id, digest, answer = form_answer(form)
         async for event in _decisions.decide(self, item_id, digest, Answer(answer)):
             yield event
 
     @rx.event(background=True)
-    async def answer(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+    async def answer(self, form: Form) -> AsyncIterator[BrowserEvent]:
         """The default question card's form: its answer is text."""
         item_id, digest = _decisions.card_named(form)
         async for event in _decisions.decide(self, item_id, digest, Answer(str(form.get("answer") or ""))):
@@ -155,13 +156,13 @@ class CopilotState(rx.State):
         await _decisions.review(self, item_id)
 
     @rx.event(background=True)
-    async def approve_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+    async def approve_form(self, form: Form) -> AsyncIterator[BrowserEvent]:
         """Approve in the dialog, with the arguments as the person left them (checked against the tool's schema)."""
         async for event in _decisions.approve_in_dialog(self, form):
             yield event
 
     @rx.event(background=True)
-    async def deny_form(self, form: dict[str, Any]) -> AsyncIterator[Any]:
+    async def deny_form(self, form: Form) -> AsyncIterator[BrowserEvent]:
         """Deny in the dialog, with the person's reason (the agent reads it)."""
         async for event in _decisions.deny_in_dialog(self, form):
             yield event
@@ -169,7 +170,7 @@ class CopilotState(rx.State):
     # What the browser asks for
 
     @rx.event(background=True)
-    async def need_texts(self, tids: list[str]) -> AsyncIterator[Any]:
+    async def need_texts(self, tids: list[str]) -> AsyncIterator[BrowserEvent]:
         """The tab lacks these texts (it reloaded, reconnected, or scrolled to older items): hand them over."""
         async for event in hand_over_texts(self, tids):
             yield event

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import reflex as rx
 
-from ..core import Approve, Decision, Deny, Thread
+from ..core import Approve, Decision, Deny, Thread, TurnOutcome
 from ._approval import ApprovalState
+from ._forms import Form
 from ._tab import StateTab
 from ._tab_conversation import current, offer_approval
 from .declarations import copilot
+from .sink import BrowserEvent
 from .turns import remote, thread_runs, work
 from .view import COMPOSER_INPUT_ID, Conversation, approved_arguments, drawn_by_app, shown_arguments
 
@@ -30,10 +32,10 @@ logger = logging.getLogger("copilot_ui.state")
 DENIED_WITHOUT_REASON = "the user said no"
 
 
-async def decide(state: CopilotState, item_id: str, digest: str, decision: Decision) -> AsyncIterator[Any]:
+async def decide(state: CopilotState, item_id: str, digest: str, decision: Decision) -> AsyncIterator[BrowserEvent]:
     """Take the person's decision on the card `item_id` (shown with `digest`), and the turn that acts on it."""
 
-    async def resume(thread_run: thread_runs.ThreadRun) -> Any:
+    async def resume(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         return await thread_run.loop.drive(thread_run.thread, claim=thread_run.claim)
 
     def record(thread: Thread, conversation: Conversation, thread_run: thread_runs.ThreadRun | None) -> bool:
@@ -56,7 +58,7 @@ async def decide(state: CopilotState, item_id: str, digest: str, decision: Decis
         yield event
 
 
-async def approve_in_dialog(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+async def approve_in_dialog(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     """Approve in the dialog, with the arguments as the person left them (checked against the tool's schema: a
     problem is shown in the dialog, and nothing is decided)."""
     item_id, digest = card_named(form)
@@ -82,7 +84,7 @@ async def approve_in_dialog(state: CopilotState, form: dict[str, Any]) -> AsyncI
         yield event
 
 
-async def deny_in_dialog(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+async def deny_in_dialog(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     """Deny in the dialog, with the person's reason (the agent reads it)."""
     item_id, digest = card_named(form)
     async with state:
@@ -106,7 +108,7 @@ async def review(state: CopilotState, item_id: str) -> None:
         offer_approval(thread, conversation, conversation.items(thread), approval)
 
 
-def card_named(form: dict[str, Any]) -> tuple[str, str]:
+def card_named(form: Form) -> tuple[str, str]:
     """The card a decision form is about: its item id and the digest it was shown with."""
     return str(form.get("item") or ""), str(form.get("digest") or "")
 

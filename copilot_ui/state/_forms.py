@@ -9,12 +9,13 @@ name repeats, the list of its values. The fields naming the card are left out.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 RESPOND_ITEM, RESPOND_DIGEST = "__cui_item", "__cui_digest"  # the hidden fields naming the card a form answers
 FIELDS = "__cui_fields"  # what the browser says of the form's checkboxes (cui_form.jsx)
 _OURS = (RESPOND_ITEM, RESPOND_DIGEST, FIELDS)
+Form = dict[str, Any]  # a form's fields by name, as Reflex hands them to an on_submit handler
 
 
 def form_answer(form: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
@@ -39,7 +40,7 @@ def form_answer(form: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
 
 def _entries(form: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """Every (name, value) the form sent, repeated names included (Reflex's FormData keeps them)."""
-    items = getattr(form, "multi_items", None)
+    items: Callable[[], Iterable[tuple[str, Any]]] | None = getattr(form, "multi_items", None)
     return list(items()) if callable(items) else list(form.items())
 
 
@@ -47,7 +48,7 @@ def _last(entries: list[tuple[str, Any]], name: str) -> Any:
     return next((value for key, value in reversed(entries) if key == name), None)
 
 
-def _described(text: Any) -> dict[str, Any]:
+def _described(text: object) -> dict[str, Any]:
     try:
         value = json.loads(text) if isinstance(text, str) and text else {}
     except ValueError:

@@ -12,6 +12,6 @@ import reflex as rx
 class LiveState(rx.State):
     """Whether a run is under way, and what the copilot does now."""
 
-    running: bool = False
+    running: rx.Field[bool] = rx.field(False)
     status: str = ""  # for the person: "Thinking…", "Running set_theme…", "Waiting for the agent… 12 s"
     dev: str = ""  # the text id of the dev console's log of the current run (when the app turns it on)

@@ -8,19 +8,20 @@ while the agent's question waits, a typed message is the answer.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import reflex as rx
 
-from ..core import Answer, Thread
+from ..core import Answer, Thread, TurnOutcome
 from ..protocol import new_id
 from ._decisions import decide, question_for_composer
+from ._forms import Form
 from ._owner import owner_of_tab
 from ._reopening import current_or_stored
 from ._tab import StateTab
 from ._tab_conversation import current, show_items
 from .declarations import attached, attachment_ids
-from .sink import script_event
+from .sink import BrowserEvent, script_event
 from .turns import remote, thread_runs, work
 from .view import COMPOSER_INPUT_ID, Conversation, whole_texts_script
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 RENEW_GRANTS_EVENT = "cui-renew-grants"  # the composer asks for new upload grants on it (cui_attach.jsx)
 
 
-async def send(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     """The person sent a message from the composer (while the agent's question waits, it is their answer)."""
     text, files = str(form.get("message") or "").strip(), attachment_ids(form)
     if not text and not files:
@@ -52,7 +53,7 @@ async def send(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
             yield event
         return
 
-    async def send_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def send_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome | None:
         return await thread_run.loop.send(
             thread_run.thread, text, message_id=message_id, claim=thread_run.claim, attachments=attachments
         )
@@ -68,10 +69,10 @@ async def send(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
         yield event
 
 
-async def regenerate(state: CopilotState) -> AsyncIterator[Any]:
+async def regenerate(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Answer the person's last message again (the reply and what came with it are replaced)."""
 
-    async def regenerate_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def regenerate_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         last = next((m for m in reversed(thread_run.thread.messages) if m.role == "user"), None)
         if last is not None:
             thread_run.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
@@ -81,7 +82,7 @@ async def regenerate(state: CopilotState) -> AsyncIterator[Any]:
         yield event
 
 
-async def edit(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
+async def edit(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     """The person rewrote one of their messages: it and everything after it are replaced by the new text."""
     item_id, text = str(form.get("item") or ""), str(form.get("message") or "").strip()
     async with state:
@@ -90,7 +91,7 @@ async def edit(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
     if not text or message_id is None:
         return
 
-    async def edit_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def edit_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         thread_run.sink.replacing_from(message_id)
         return await thread_run.loop.edit(thread_run.thread, message_id, text, new_id("user-"), claim=thread_run.claim)
 
@@ -98,10 +99,10 @@ async def edit(state: CopilotState, form: dict[str, Any]) -> AsyncIterator[Any]:
         yield event
 
 
-async def retry(state: CopilotState) -> AsyncIterator[Any]:
+async def retry(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Retry after an error: the failed step runs again."""
 
-    async def retry_it(thread_run: thread_runs.ThreadRun) -> Any:
+    async def retry_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
         thread_run.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
         return await thread_run.loop.retry(thread_run.thread, claim=thread_run.claim)
 
@@ -109,7 +110,7 @@ async def retry(state: CopilotState) -> AsyncIterator[Any]:
         yield event
 
 
-async def _not_sent(state: CopilotState, text: str, refusal: str) -> AsyncIterator[Any]:
+async def _not_sent(state: CopilotState, text: str, refusal: str) -> AsyncIterator[BrowserEvent]:
     """Tell the person why their message was not sent, in the conversation, and give their text back to the box."""
     async with state:
         thread, conversation = current(state)

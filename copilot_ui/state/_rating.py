@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..store import Rating
+from ._forms import Form
 from ._owner import owner_of_tab
 from ._tab_conversation import current, show_items
 from .declarations import Feedback, copilot, tell_feedback
@@ -21,7 +22,7 @@ logger = logging.getLogger("copilot_ui.state")
 COMMENT_LIMIT = 2_000  # characters of a comment on a reply kept and told to the app
 
 
-async def rate(state: CopilotState, form: dict[str, Any]) -> None:
+async def rate(state: CopilotState, form: Form) -> None:
     """Rate the reply the form names (its item id) "good" or "bad"; anything else is ignored."""
     item_id, rating = str(form.get("item") or ""), str(form.get("rating") or "")
     comment = str(form.get("comment") or "").strip()[:COMMENT_LIMIT]

@@ -18,7 +18,7 @@ from ._live import LiveState
 from ._owner import owner_of_tab
 from ._tab_conversation import WINDOW, current, say_running, switch
 from .declarations import copilot
-from .sink import script_event
+from .sink import BrowserEvent, script_event
 from .turns import cut_off, load, resumed, thread_runs, worker
 from .view import Conversation, window_texts
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 _WATCHED: set[tuple[str, str]] = set()  # (tab token, thread id): tabs waiting here for another worker's turn to end
 
 
-async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[Any]:
+async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserEvent]:
     """Show the tab's conversation as it is now (from the store when the tab's thread is out of date; while a turn
     shows it elsewhere, as that turn shows it, and from the store once that turn is over, even by a worker's death)."""
     store = await copilot.open_store()  # (before anything of the tab's needs it)
@@ -43,7 +43,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[Any]:
         if held is not None and not elsewhere and not await _outlived(state, held):
             return  # what the tab holds is current
         wanted = state.thread_id
-    if elsewhere and not await _until_driven_nowhere_else(state, held):
+    if elsewhere and held is not None and not await _until_driven_nowhere_else(state, held):  # (elsewhere: held is not None)
         return
     stored = await load(store, owner, wanted) if wanted and store is not None else None
     if stored is None:
@@ -65,7 +65,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[Any]:
         over = await _until_over(state, stored.thread, here.ended)
     else:
         over = going and await _until_driven_nowhere_else(state, stored.thread)
-    if over:
+    if over and store is not None:  # (a stored thread came from the store)
         stored = await load(store, owner, stored.thread.id)
         if stored is not None:
             # (its texts as that turn last counted them: the tab got some of its pieces when it was first shown)
@@ -120,7 +120,7 @@ def run_of_another_session(state: CopilotState, thread: Thread) -> thread_runs.T
 
 async def _show_stored(
     state: CopilotState, stored: StoredThread, showing: str | None, *, going: bool = False, counted: dict[str, int] | None = None
-) -> AsyncIterator[Any]:
+) -> AsyncIterator[BrowserEvent]:
     """Show a stored conversation (running, when it is `going` for another session or on another worker), unless the
     tab no longer shows the thread `showing` (the person started meanwhile) or a turn of the tab's took it up
     meanwhile (it shows it)."""

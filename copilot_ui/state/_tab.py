@@ -39,7 +39,7 @@ class StateTab:
         self._event = sent_while_connected(EventContext.get())  # (a reply goes on when the tab closes: sent nowhere)
 
     @contextlib.asynccontextmanager
-    async def locked(self) -> AsyncIterator[Any]:
+    async def locked(self) -> AsyncIterator[CopilotState]:
         with self._own_context():
             async with self._state:  # `async with` a background event's state locks it
                 yield self._state

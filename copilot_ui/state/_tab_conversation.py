@@ -7,15 +7,15 @@ its value changes: every change is sent to the browser.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core import Thread
 from ._approval import ApprovalState
 from ._live import LiveState
 from .declarations import copilot, shared_state
-from .sink import ViewUpdate, script_event
+from .sink import BrowserEvent, ViewUpdate, script_event
 from .turns import remote, thread_runs, worker
-from .view import Conversation, approval_request, handover, pending_approval, shown_arguments
+from .view import Conversation, Item, approval_request, handover, pending_approval, shown_arguments
 
 if TYPE_CHECKING:
     from ._copilot import CopilotState
@@ -44,7 +44,7 @@ async def switch(state: CopilotState, thread: Thread, conversation: Conversation
 
 def take(
     state: CopilotState, thread: Thread, conversation: Conversation | None, agent_id: str = ""
-) -> tuple[Conversation, list[dict[str, Any]]]:
+) -> tuple[Conversation, list[Item]]:
     """Show this conversation in the tab (a new one when `conversation` is None); its view and its items."""
     conversation = conversation or Conversation.of(thread.id, copilot.rendered_tools())
     state._thread, state._conversation, state._agent_id, state._worker = thread, conversation, agent_id, worker()
@@ -88,7 +88,7 @@ async def say_running(state: CopilotState, running: bool, status: str, dev: str 
         live.dev = dev
 
 
-def offer_approval(thread: Thread, conversation: Conversation, items: list[dict[str, Any]], approval: ApprovalState) -> None:
+def offer_approval(thread: Thread, conversation: Conversation, items: list[Item], approval: ApprovalState) -> None:
     """Open the approval dialog on the first call that waits for one (or close it when none waits)."""
     pending = pending_approval(items, approval._dismissed)
     if pending is None:
@@ -105,7 +105,7 @@ def offer_approval(thread: Thread, conversation: Conversation, items: list[dict[
         approval._open_on(approval_request(pending[0], pending[1], call, shown, tool, ui))
 
 
-def show_items(state: CopilotState, items: list[dict[str, Any]]) -> None:
+def show_items(state: CopilotState, items: list[Item]) -> None:
     """Put the newest items (and those the person scrolled up to) where the browser sees them."""
     first = max(len(items) - WINDOW, 0)
     window = items[first:]
@@ -134,7 +134,7 @@ def show_older(state: CopilotState) -> None:
     show_items(state, items)
 
 
-async def hand_over_texts(state: CopilotState, tids: list[str]) -> AsyncIterator[Any]:
+async def hand_over_texts(state: CopilotState, tids: list[str]) -> AsyncIterator[BrowserEvent]:
     """The tab lacks these texts (it reloaded, reconnected, or scrolled to older items): hand them over."""
     async with state:
         thread, conversation = state.get_value("_thread"), state.get_value("_conversation")

@@ -18,6 +18,7 @@ from .view import approval_request, result_for_person
 
 SHOWN_LIMIT = 2_000  # characters of a call's result or question a card shows, and of its arguments once decided
 NAME_LIMIT = 100  # characters of a tool's name (from the agent) a card shows
+Card = dict[str, Any]  # one call's card, as the task panel gets it (title, status, arguments, result...)
 WAITING = ("awaiting_approval", "awaiting_input")  # a card's statuses while its call waits for the person
 
 
@@ -28,7 +29,7 @@ class TaskCards:
     task_id: str
     thread: Thread
     scrubber: Scrubber
-    by_call: dict[str, dict[str, Any]] = field(default_factory=dict)
+    by_call: dict[str, Card] = field(default_factory=dict)
 
     def change(self, event: LoopEvent) -> bool:
         """Change the cards as the event says; whether one changed."""
@@ -55,14 +56,14 @@ class TaskCards:
             return False
         return True
 
-    def decided(self, tool_name: str, status: str = "running") -> dict[str, Any]:
+    def decided(self, tool_name: str, status: str = "running") -> Card:
         """A card whose call no longer waits for the person: its title again the tool's (its `title=`, else its
         name), no approval to show."""
         ui = copilot.tool_ui.get(tool_name)
         title = (ui.title if ui is not None else "") or self._cut(tool_name, NAME_LIMIT)
         return {"status": status, "title": title, "digest": "", "sentence": "", "fields": [], "editable": False, "error": ""}
 
-    def shown(self, everything: bool) -> list[dict[str, Any]]:
+    def shown(self, everything: bool) -> list[Card]:
         """The cards the panel shows: all of them, or those waiting for the person; secrets scrubbed (the texts were
         scrubbed before they were cut; this pass is for the ids the agent named)."""
         cards = [card for card in self.by_call.values() if everything or card["status"] in WAITING]
@@ -78,7 +79,7 @@ class TaskCards:
             return [self.scrubbed(item) for item in value]
         return value
 
-    def _approval(self, event: AwaitingPerson, card_id: str) -> dict[str, Any]:
+    def _approval(self, event: AwaitingPerson, card_id: str) -> Card:
         call = self.thread.tool_call(event.call_id)
         tool, ui = copilot.tool(event.tool_name), copilot.tool_ui.get(event.tool_name)
         if call is None:
@@ -101,7 +102,7 @@ class TaskCards:
         text = self.scrubber.scrub(text)
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    def _card(self, call_id: str, tool_name: str, status: str) -> dict[str, Any]:
+    def _card(self, call_id: str, tool_name: str, status: str) -> Card:
         return {
             "id": f"{self.task_id}:{call_id}",
             "tool": self._cut(tool_name, NAME_LIMIT),

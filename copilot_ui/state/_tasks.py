@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import reflex as rx
+from ag_ui.core import Context
 from reflex.istate.proxy import StateProxy
 
 from ..agents import Scrubber
@@ -45,6 +46,7 @@ from ..core import (
 from ..protocol import new_id
 from ._closed_sessions import keep_while_busy, watch_closed_sessions, when_released
 from ._decisions import denial
+from ._forms import Form
 from ._task_cards import TaskCards
 from .declarations import copilot
 from .turns import SessionStates, page_context
@@ -84,24 +86,24 @@ class TaskResult:
 class TaskState(rx.State):
     """The tab's task panel: the cards of its tasks' tool calls, and the calls that wait for the person."""
 
-    cards: list[dict[str, Any]] = rx.field(default_factory=list)
+    cards: rx.Field[list[dict[str, Any]]] = rx.field(default_factory=list)
     busy: bool = False  # a task of the tab's runs now
 
     @rx.event(background=True)
-    async def approve(self, form: dict[str, Any]) -> None:
+    async def approve(self, form: Form) -> None:
         """The person approved the call on a card (its form: card, digest, and the arguments as they left them,
         checked as the approval dialog checks them)."""
         card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
         await _decide(self, card_id, digest, Approve(), form)
 
     @rx.event(background=True)
-    async def deny(self, form: dict[str, Any]) -> None:
+    async def deny(self, form: Form) -> None:
         """The person said no to the call on a card (its form: card, digest, reason); the agent reads their reason."""
         card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
         await _decide(self, card_id, digest, denial(str(form.get("reason") or "")))
 
     @rx.event(background=True)
-    async def answer(self, form: dict[str, Any]) -> None:
+    async def answer(self, form: Form) -> None:
         """The person answered a question on a card (its form: card, digest, answer)."""
         card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
         await _decide(self, card_id, digest, Answer(str(form.get("answer") or "")))
@@ -134,7 +136,9 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
         copilot.toolbox,
         hooks=copilot.hooks,
         context=task.read_context,
-        state_access=SessionStates(tab),
+        # (SessionStates and page_context use only token, page, locked and page_state of turns.Tab: a narrower
+        # protocol belongs in turns/)
+        state_access=SessionStates(tab),  # pyright: ignore[reportArgumentType]
         session=Session(page=tab.page),
         emit=task.emit,
         ask_person=True,
@@ -224,9 +228,9 @@ class _Task:
     def __post_init__(self) -> None:
         self.cards = TaskCards(self.id, self.thread, self.scrubber)
 
-    async def read_context(self) -> list[Any]:
+    async def read_context(self) -> list[Context]:
         async with self.tab.locked():
-            return await page_context(self.tab)
+            return await page_context(self.tab)  # pyright: ignore[reportArgumentType] (as SessionStates above)
 
     async def emit(self, event: LoopEvent) -> None:
         """Loop events become the task's cards; a card that changed is written to the tab's panel."""
@@ -294,7 +298,7 @@ class _Task:
         text = str(last.content) if last is not None else ""
         return TaskResult(self.scrubber.scrub(text), tuple(calls), status, self.scrubber.scrub(error))
 
-    def edited(self, call_id: str, form: dict[str, Any]) -> dict[str, Any] | None:
+    def edited(self, call_id: str, form: Form) -> dict[str, Any] | None:
         """The arguments an Approve from the card runs the waiting call with (the person's edits, checked as the
         approval dialog checks them); None: as shown. ValueError naming what does not fit."""
         waiting = self.thread.awaiting.get(call_id)
@@ -304,7 +308,7 @@ class _Task:
         return approved_arguments(waiting.arguments, tool, copilot.tool_ui.get(tool.name), form)
 
 
-async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision, form: dict[str, Any] | None = None) -> None:
+async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision, form: Form | None = None) -> None:
     """A decision from the task panel reaches its task, if the card is one of this tab's waiting calls; an Approve
     runs the call with the arguments its `form` left (an edit that does not fit is said on the card instead)."""
     task_id, _, call_id = card_id.partition(":")
@@ -337,7 +341,7 @@ class _HandlerTab:
         self.page = state.router.url.path or "/"
 
     @contextlib.asynccontextmanager
-    async def locked(self) -> AsyncIterator[Any]:
+    async def locked(self) -> AsyncIterator[StateProxy]:
         async with self._state:
             yield self._state
 

@@ -15,11 +15,12 @@ from typing import Any
 import reflex as rx
 
 from ._copilot import CopilotState
+from ._forms import Form
 from ._owner import owner_of_tab
 from ._reopening import driven_elsewhere, opened, run_of_another_session
 from ._tab_conversation import switch
 from .declarations import copilot
-from .sink import script_event
+from .sink import BrowserEvent, script_event
 from .turns import load, written
 
 logger = logging.getLogger("copilot_ui.state")
@@ -30,7 +31,7 @@ LISTED = 50  # threads the list shows (the search finds the others)
 class ThreadsState(rx.State):
     """The list of the owner's conversations, while the person has it open."""
 
-    threads: list[dict[str, str]] = rx.field(default_factory=list)  # id, title, when
+    threads: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # id, title, when
     search: str = ""
     searched: bool = False  # the list shows what a search found, not all the owner's threads
     renaming: str = ""  # the thread whose title is being edited
@@ -58,7 +59,7 @@ class ThreadsState(rx.State):
         await self._refresh()
 
     @rx.event(background=True)
-    async def select(self, thread_id: str) -> AsyncIterator[Any]:
+    async def select(self, thread_id: str) -> AsyncIterator[BrowserEvent]:
         """Open one of the owner's threads in this tab."""
         async with self:
             owner = await self._owner()
@@ -89,7 +90,7 @@ class ThreadsState(rx.State):
         self.renaming, self.deleting = str(thread_id), ""
 
     @rx.event(background=True)
-    async def rename(self, form: dict[str, Any]) -> None:
+    async def rename(self, form: Form) -> None:
         """The new title (empty: back to the first message)."""
         async with self:
             owner, thread_id, self.renaming = await self._owner(), str(form.get("thread") or ""), ""

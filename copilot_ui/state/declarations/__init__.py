@@ -5,7 +5,7 @@ from ...errors import BrowserToolError
 from ._agent_states import SharedState, SharedStates, shared_state
 from ._attachments import attached, attachment_bytes_for, attachment_ids, attachment_store
 from ._browser import BrowserPage, current_page
-from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, copilot
+from ._copilot import ACTIVITY, DEMO_MODEL_LABEL, ContextProvider, Copilot, Icon, copilot
 from ._displays import display_texts, raw_texts
 from ._feedback import Feedback, FeedbackHook, tell_feedback
 from ._fields import detached, field_value, field_values, own_fields
@@ -23,6 +23,7 @@ __all__ = [
     "Copilot",
     "Feedback",
     "FeedbackHook",
+    "Icon",
     "Labels",
     "SharedState",
     "SharedStates",

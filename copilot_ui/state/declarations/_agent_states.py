@@ -31,10 +31,9 @@ class SharedState:
         hints = typing.get_type_hints(state_type)
         self.fields = [name for name in own_fields(state_type) if not name.startswith("_") and name in hints]
         # Every field has a default (never validated): a change checks only the fields it sends.
+        fields: dict[str, Any] = {name: (hints[name], None) for name in self.fields}
         self.model: type[BaseModel] = create_model(
-            f"{state_type.__name__}AgentState",
-            __config__=ConfigDict(extra="ignore"),
-            **{name: (hints[name], None) for name in self.fields},
+            f"{state_type.__name__}AgentState", __config__=ConfigDict(extra="ignore"), **fields
         )
 
     def read(self, state: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from ..._checks import (
     BROWSER_OPTIONS,
@@ -34,7 +34,11 @@ from ._labels import Labels
 from ._references import check_call, check_references
 from ._tool_declaration import ToolUI, declared_tool, shown_name
 
+if TYPE_CHECKING:
+    import reflex as rx
+
 F = TypeVar("F", bound=Callable[..., Any])
+Icon: TypeAlias = "str | rx.Component | Callable[[], rx.Component]"  # a lucide icon's name, a component, or a function making one
 Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
 DEMO_MODEL_LABEL = "Demo model"  # the offline demo model, as the state and feedback name it (the header: its label)
@@ -91,7 +95,7 @@ class Copilot:
         self.agent_states: dict[type, tuple[str, ...] | None] = {}  # Reflex states mirroring an agent's state: their agents
         # Words and looks of every layout (a layout's own keywords win): see Labels, and the customizing guide
         self.labels = Labels()
-        self.icons: dict[str, Any] = {}  # an icon's name (see DEFAULT_ICONS) -> a lucide icon name, or a component function
+        self.icons: dict[str, Icon] = {}  # an icon's name (see DEFAULT_ICONS) -> a lucide icon name, or a component function
         self.user_message: Callable[..., Any] | None = None  # draws a message of the person's, given a MessageView
         self.assistant_message: Callable[..., Any] | None = None  # draws a reply, given a MessageView
         self.empty_state: Callable[..., Any] | None = None  # draws an empty conversation, given its Labels
@@ -174,7 +178,11 @@ class Copilot:
             self.agents.register(agent_from_environment(agent_id))
         return self.agents.get(agent_id)
 
-    def frontend_tool(self, function: F | None = None, /, **options: Any) -> Any:
+    @overload
+    def frontend_tool(self, function: F, /, **options: Any) -> F: ...
+    @overload
+    def frontend_tool(self, function: None = None, /, **options: Any) -> Callable[[F], F]: ...
+    def frontend_tool(self, function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
         """Declare a tool the agent may call; its handler runs in the person's session.
 
         With state=SomeState the handler receives a copy of that session state first and may change
@@ -192,7 +200,11 @@ class Copilot:
         """
         return self._declaring("frontend_tool", FRONTEND_OPTIONS, function, options)
 
-    def human_in_the_loop(self, function: F | None = None, /, **options: Any) -> Any:
+    @overload
+    def human_in_the_loop(self, function: F, /, **options: Any) -> F: ...
+    @overload
+    def human_in_the_loop(self, function: None = None, /, **options: Any) -> Callable[[F], F]: ...
+    def human_in_the_loop(self, function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
         """Declare a tool whose result is a person's answer (its signature describes the arguments).
 
         render= draws the question as a card whose controls call `call.respond(value)`. A function
@@ -206,7 +218,15 @@ class Copilot:
         """
         return self._declaring("human_in_the_loop", QUESTION_OPTIONS, function, options, kind="human")
 
-    def browser_tool(self, function: F | None = None, /, *, script: str, timeout: float = 10.0, **options: Any) -> Any:
+    @overload
+    def browser_tool(self, function: F, /, *, script: str, timeout: float = 10.0, **options: Any) -> F: ...
+    @overload
+    def browser_tool(
+        self, function: None = None, /, *, script: str, timeout: float = 10.0, **options: Any
+    ) -> Callable[[F], F]: ...
+    def browser_tool(
+        self, function: F | None = None, /, *, script: str, timeout: float = 10.0, **options: Any
+    ) -> F | Callable[[F], F]:
         """Declare a tool that runs in the person's browser: `script` is a JavaScript function of the arguments.
 
         The script (async or not) returns the result; if it throws, or does not answer within

@@ -243,7 +243,7 @@ def _checked(entry: dataclasses.Field[Any], value: Any) -> Any:
         return _checked_statuses(value)
     if not isinstance(value, str):
         raise TypeError(f"Labels({name}={value!r}): {name} is a text (str), not {type(value).__name__}")
-    _check_fields(name, value, entry.default)
+    _check_fields(name, value, str(entry.default))  # (every other label has a text default)
     return value
 
 

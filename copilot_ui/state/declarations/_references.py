@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..._checks import close_matches, invalid_option, quoted_matches
 from ...errors import DeclarationError
 
+if TYPE_CHECKING:
+    from ...agents import Agent
+    from ._copilot import Copilot
+
 logger = logging.getLogger("copilot_ui")
 
 
-def check_references(copilot: Any) -> None:
+def check_references(copilot: Copilot) -> None:
     """Each card draws a tool some agent has, a tool's `display=` feeds a card of the app's, each agent named by a tool
     or a shared state is registered: a DeclarationError otherwise. A card for a tool that cannot be known yet (a remote
     agent's, an MCP server's) is logged once, and checked again when calls come (`check_call`)."""
@@ -69,7 +73,7 @@ def check_references(copilot: Any) -> None:
             )
 
 
-def check_call(copilot: Any, name: str) -> None:
+def check_call(copilot: Copilot, name: str) -> None:
     """An agent called `name`: a card waiting for its tool is matched; a call no card draws, close to the name of a card
     that matches no tool, is logged loudly (the card's name is likely misspelt)."""
     if not copilot.references_checked:  # a worker that did not build the page (Reflex compiled it elsewhere)
@@ -92,7 +96,7 @@ def check_call(copilot: Any, name: str) -> None:
         )
 
 
-def tools_known(copilot: Any) -> tuple[set[str], list[str]]:
+def tools_known(copilot: Copilot) -> tuple[set[str], list[str]]:
     """The names of the tools the agents may call, as far as they can be known now, and what cannot be known before
     the calls come: the tools of a remote agent, of an MCP server, of a scripted agent; the names a wildcard takes."""
     known = {tool.name for tool in copilot.toolbox}
@@ -109,7 +113,7 @@ def tools_known(copilot: Any) -> tuple[set[str], list[str]]:
     return known, unknowable
 
 
-def _backend_tools(agent: Any) -> set[str] | None:
+def _backend_tools(agent: Agent) -> set[str] | None:
     """The tools a built-in agent runs itself (None: they cannot be listed now)."""
     from ...agents import LocalAgent
 

@@ -22,18 +22,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import reflex as rx
-from reflex.event import Event
+from reflex.event import Event, EventCallback, EventSpec
 from reflex.utils import format
 
 from ...agents import Scrubber, StreamScrubber
 from ...core import Thread
 from ..declarations import copilot
-from ..view import COMPOSER_INPUT_ID, Conversation, append_script, whole_texts_script
+from ..view import COMPOSER_INPUT_ID, Conversation, Item, append_script, whole_texts_script
 
 MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
 TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
 TEXT_BATCH = 240  # characters of text that are worth a frame of their own
 _DONE = object()
+# What an event handler yields: a script to run, an event to queue (a handler called with its arguments, as Reflex types it).
+BrowserEvent = Event | EventSpec | EventCallback[()]
 
 
 def script_event(script: str, callback: Any = None) -> Event:
@@ -55,7 +57,7 @@ class ViewUpdate:
 
     thread: Thread
     conversation: Conversation
-    items: list[dict[str, Any]] | None  # None: unchanged
+    items: list[Item] | None  # None: unchanged
     status: str
     running: bool
     shared: dict[type, dict[str, Any]]  # fields of the app's states bound to the agent's state, to write
@@ -173,7 +175,7 @@ class Outgoing:
 
     # Sending
 
-    async def outbox(self) -> AsyncIterator[Any]:
+    async def outbox(self) -> AsyncIterator[BrowserEvent]:
         """The browser events this turn sends (a background event handler yields them)."""
         while True:
             event = await self._outbox.get()

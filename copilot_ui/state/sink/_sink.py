@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from ag_ui.core import ActivityMessage, EventType
+from ag_ui.core import ActivityDeltaEvent, ActivityMessage, ActivitySnapshotEvent, EventType
 
 from ...agents import Scrubber
 from ...core import (
@@ -59,7 +59,6 @@ from ._outgoing import MIN_INTERVAL, Outgoing, Show, ViewUpdate
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
 WAITING_AFTER = 2.0  # seconds without a word from the agent before the status says how long it has been
-_ACTIVITY_EVENTS = (EventType.ACTIVITY_SNAPSHOT, EventType.ACTIVITY_DELTA)
 
 
 class ViewSink(Outgoing):
@@ -142,12 +141,12 @@ class ViewSink(Outgoing):
     def _agent_event(self, event: AgentEventReceived) -> None:
         self._agent_spoke(event)
         raw = event.event
-        if raw.type in _ACTIVITY_EVENTS:
+        if isinstance(raw, (ActivitySnapshotEvent, ActivityDeltaEvent)):
             self._activity_changed(raw.message_id)
         elif raw.type == EventType.MESSAGES_SNAPSHOT:
             self._items_changed()  # the agent replaced the conversation: show it now, not at the next change
-        elif getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(getattr(raw, "value", None), list):
-            offered = [str(text).strip() for text in raw.value if isinstance(text, str) and text.strip()]
+        elif getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(value := getattr(raw, "value", None), list):
+            offered = [str(text).strip() for text in value if isinstance(text, str) and text.strip()]
             self._suggestions = [self._scrubber.scrub(text)[:SUGGESTION_CHARS] for text in offered[:SUGGESTIONS]]
 
     def _message_started(self, event: MessageStarted) -> None:

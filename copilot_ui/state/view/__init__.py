@@ -14,7 +14,7 @@ from ._call_texts import (
     result_for_person,
     shown_arguments,
 )
-from ._conversation import TYPE_LIMIT, Conversation, LiveMarks, Note
+from ._conversation import TYPE_LIMIT, Conversation, Item, LiveMarks, Note
 from ._text_channel import COMPOSER_INPUT_ID, append_script, whole_texts_script
 from ._texts import SoFar, handover, window_texts
 
@@ -22,6 +22,7 @@ __all__ = [
     "COMPOSER_INPUT_ID",
     "TYPE_LIMIT",
     "Conversation",
+    "Item",
     "LiveMarks",
     "Note",
     "SoFar",

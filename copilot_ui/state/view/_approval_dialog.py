@@ -15,6 +15,7 @@ from ag_ui.core import ToolCall
 
 from ...core import ArgumentsInvalid, Tool
 from ..declarations import ToolUI, copilot
+from ._conversation import Item
 
 logger = logging.getLogger("copilot_ui")
 
@@ -153,7 +154,7 @@ def _sentence(name: str, arguments: dict[str, Any], tool: Tool | None, ui: ToolU
     return description or copilot.labels.said("approval_sentence", tool=name)
 
 
-def pending_approval(items: list[dict[str, Any]], dismissed: list[str]) -> tuple[str, str] | None:
+def pending_approval(items: list[Item], dismissed: list[str]) -> tuple[str, str] | None:
     """The first card waiting for approval that the person has not decided nor set aside: (item id, digest)."""
     for item in items:
         if item.get("s") == "awaiting_approval" and item["id"] not in dismissed:

@@ -15,7 +15,8 @@ RENDERED_FIELD_LIMIT = 4000  # characters of a result or an argument given to an
 RENDERED_ITEMS_LIMIT = 200  # entries of a list (or an object) given to an app's renderer
 
 
-AGENT_OUTCOMES = {"failed": "error", "denied": "denied", "interrupted": "aborted"}  # pydantic-ai's, as a card's status
+# pydantic-ai's outcomes, as a card's status
+AGENT_OUTCOMES: dict[str | None, str] = {"failed": "error", "denied": "denied", "interrupted": "aborted"}
 
 
 def agent_outcome(result: ToolMessage) -> str:
@@ -88,8 +89,8 @@ def question_of(thread: Thread, call: ToolCall) -> str:
     except ValueError:
         return call.function.arguments
     for key in ("question", "prompt", "message"):
-        if isinstance(arguments.get(key), str):
-            return arguments[key]
+        if isinstance(asked := arguments.get(key), str):
+            return asked
     return pretty_json(arguments)
 
 

@@ -47,6 +47,7 @@ from ._call_texts import (
 
 KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "activity": "v", "error": "e", "notice": "n"}
 TYPE_LIMIT = 100  # characters of an activity's type shown
+Item = dict[str, Any]  # one item of the conversation as Reflex state holds it: {"id": ..., "k": its kind, ...}
 
 
 @dataclass
@@ -191,13 +192,13 @@ class Conversation:
 
     # Items
 
-    def items(self, thread: Thread, marks: LiveMarks | None = None) -> list[dict[str, Any]]:
+    def items(self, thread: Thread, marks: LiveMarks | None = None) -> list[Item]:
         """Every item of the conversation, in order (the cards of the tools an app draws itself carry the call's data)."""
         marks = marks or LiveMarks()
         notes: dict[str | None, list[Note]] = {}
         for note in self.notes:
             notes.setdefault(note.after, []).append(note)
-        items: list[dict[str, Any]] = [self._note_item(note) for note in notes.pop(None, ())]
+        items: list[Item] = [self._note_item(note) for note in notes.pop(None, ())]
         awaiting = getattr(thread, "awaiting", {})
         for message in thread.messages:
             if isinstance(message, UserMessage):
@@ -218,8 +219,8 @@ class Conversation:
             items.append({"id": self.message_item(message_id, "user"), "k": "u", "q": 1})
         return items
 
-    def _text_item(self, message_id: str, kind: str, marks: LiveMarks) -> dict[str, Any]:
-        item: dict[str, Any] = {"id": self.message_item(message_id, kind), "k": KIND_PREFIX[kind]}
+    def _text_item(self, message_id: str, kind: str, marks: LiveMarks) -> Item:
+        item: Item = {"id": self.message_item(message_id, kind), "k": KIND_PREFIX[kind]}
         if message_id in marks.streaming:
             item["live"] = 1
         if kind == "reasoning" and message_id in self.thought:
@@ -228,9 +229,9 @@ class Conversation:
             item["fb"] = self.ratings[message_id]
         return item
 
-    def _card(self, thread: Thread, call: ToolCall, marks: LiveMarks, awaiting: dict[str, Any]) -> dict[str, Any]:
+    def _card(self, thread: Thread, call: ToolCall, marks: LiveMarks, awaiting: dict[str, Any]) -> Item:
         name = call.function.name
-        card: dict[str, Any] = {"id": self.call_item(call.id), "k": "t", "n": name}
+        card: Item = {"id": self.call_item(call.id), "k": "t", "n": name}
         result = thread.result_of(call.id)
         waiting = awaiting.get(call.id)
         if call.id in marks.arguments:
@@ -257,9 +258,9 @@ class Conversation:
                 card["dv"] = display_texts(name, display, card["args"], shown)
         return card
 
-    def _activity_item(self, message: ActivityMessage) -> dict[str, Any]:
+    def _activity_item(self, message: ActivityMessage) -> Item:
         activity_type = message.activity_type[:TYPE_LIMIT]
-        item: dict[str, Any] = {"id": self.message_item(message.id, "activity"), "k": "v", "at": activity_type}
+        item: Item = {"id": self.message_item(message.id, "activity"), "k": "v", "at": activity_type}
         if drawn_activity(activity_type, self.rendered):
             item["c"] = bounded_json(message.content if isinstance(message.content, dict) else {})
         return item
@@ -277,8 +278,8 @@ class Conversation:
             return {key: bounded(item) for key, item in value.items()}
         return {}
 
-    def _note_item(self, note: Note) -> dict[str, Any]:
-        item: dict[str, Any] = {"id": note.id, "k": KIND_PREFIX[note.kind]}
+    def _note_item(self, note: Note) -> Item:
+        item: Item = {"id": note.id, "k": KIND_PREFIX[note.kind]}
         if note.retry:
             item["retry"] = 1
         return item
