@@ -4,7 +4,9 @@ returns, how often it enters a file) is what its steps make."""
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import inspect
 import re
 from collections import Counter
@@ -26,6 +28,8 @@ STEP = re.compile(r"^\d+\. (`[^`]+`)", re.MULTILINE)  # a numbered step at the l
 COUNTED = re.compile(r"passes through \*\*(\d+) files\*\* and returns \*\*(\d+) times\*\*")
 # Steps a remote agent takes instead of the two numbered steps above them (`HttpAgent` in place of the built-in agent).
 INSTEAD = re.compile(r"^    - (`[^`]+`)", re.MULTILINE)
+# The demo app: importing it makes its rx.App, and a process holds one (the testing kit's may be it), so it is read.
+APP_MODULE = "copilot_ui.copilot_ui"
 ENTERED = re.compile(r"`([\w/]+\.(?:py|jsx))` (\d+) times")  # a file of copilot_ui/ and how often the path enters it
 
 
@@ -46,6 +50,10 @@ def problem(where: str, name: str) -> str | None:
             return "no such file"
         definition = rf"\b(?:function\s+{name}\s*\(|(?:const|let|var)\s+{name}\s*=)"
         return None if re.search(definition, source.read_text(encoding="utf-8")) else f"no function or const {name}"
+    if where == APP_MODULE:
+        tree = ast.parse(source_of(where).read_text(encoding="utf-8"))
+        defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        return None if name in defined else f"{name!r} not defined at the top of {source_of(where).name}"
     try:
         found: object = importlib.import_module(where)
     except ImportError as error:
@@ -67,8 +75,14 @@ def file_of(reference: str) -> str:
     (where, _), *_ = references(reference)
     if where.endswith(".jsx"):
         return where
-    module = importlib.import_module(where)
-    return str(Path(inspect.getfile(module)).resolve().relative_to(CHECKOUT))
+    return str(source_of(where).relative_to(CHECKOUT))
+
+
+def source_of(module: str) -> Path:
+    """The module's file, found without importing the module itself."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None, f"no module {module}"
+    return Path(spec.origin).resolve()
 
 
 def section(text: str, heading: str) -> str:

@@ -32,27 +32,36 @@ class Tab(Protocol):
 
     def connected(self) -> bool:
         """Whether the tab is open: what is sent to a closed one goes nowhere."""
+        ...
 
     def locked(self) -> AbstractAsyncContextManager[Any]:
         """A short block with the tab's state locked (and loaded, and saved after)."""
+        ...
 
     async def owner(self) -> str:
         """Whose conversations the tab shows (locked)."""
+        ...
 
     async def conversation(self, owner: str) -> tuple[Thread, Conversation]:
         """The tab's thread and its view, as they are now (locked)."""
+        ...
 
     def agent(self, asked: str, thread: Thread, conversation: Conversation) -> str | Refused:
         """The agent a new turn of the conversation talks to (fixed now, if it had none), or why not (locked)."""
+        ...
 
     async def page_state(self, state_type: type) -> Any:
         """One of the page's Reflex states, live (locked)."""
+        ...
 
     async def show(self, shown: ViewUpdate) -> None:
         """Write what a turn's sink shows into the tab's state (it locks the state itself)."""
+        ...
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
         """Say whether a turn runs for the tab, what it does now, and its dev console's text (it locks itself)."""
+        ...
 
     async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
         """The same, inside a block the caller has locked (locked)."""
+        ...
