@@ -26,8 +26,8 @@ class CuiApprovalFocus(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiApprovalFocus"
 
-    open: rx.Var[bool]
-    undecided: rx.Var[str]
+    open: rx.Var[bool]  # the approval dialog is open
+    undecided: rx.Var[str]  # the card whose dialog closed undecided: focus goes to its Review
 
 
 def approval_dialog() -> rx.Component:

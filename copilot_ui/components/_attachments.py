@@ -24,14 +24,14 @@ class CuiAttach(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiAttach"
 
-    path: rx.Var[str]
-    grant: rx.Var[str]
-    read_grant: rx.Var[str]
-    thread: rx.Var[str]
-    accept: rx.Var[str]
-    max_file_bytes: rx.Var[int]
-    max_files: rx.Var[int]
-    words: rx.Var[dict]
+    path: rx.Var[str]  # the attachment endpoint's URL path
+    grant: rx.Var[str]  # the tab's upload grant (its owner's, signed by the server)
+    read_grant: rx.Var[str]  # the grant that shows the files taken (thumbnails)
+    thread: rx.Var[str]  # the conversation the files are uploaded for
+    accept: rx.Var[str]  # the file types taken, as the file picker's `accept` names them
+    max_file_bytes: rx.Var[int]  # a larger file is refused, with the reason
+    max_files: rx.Var[int]  # files one message takes at most
+    words: rx.Var[dict]  # the layout's labels (cui.Labels) the component says
     renew_in: rx.Var[int]  # seconds until the tab asks for new grants
     on_renew: rx.EventHandler[no_args_event_spec]  # no grant (a first load, its state was lost), or they near expiry
 
@@ -42,10 +42,10 @@ class CuiFiles(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiFiles"
 
-    files: rx.Var[list]
-    path: rx.Var[str]
-    grant: rx.Var[str]
-    words: rx.Var[dict]
+    files: rx.Var[list]  # the sent message's files: id, name, size, image or not
+    path: rx.Var[str]  # the attachment endpoint's URL path
+    grant: rx.Var[str]  # the tab's read grant (until it has one, only the names show)
+    words: rx.Var[dict]  # the layout's labels (cui.Labels) the component says
 
 
 def composer_files() -> rx.Component:

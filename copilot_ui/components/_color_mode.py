@@ -12,7 +12,7 @@ from reflex_base.style import _color_mode_var
 class ColorModeSync(rx.Fragment):
     """Renders nothing; sets the color mode (`<html class="dark">`) whenever `mode` changes."""
 
-    mode: rx.Var[str]
+    mode: rx.Var[str]  # the page's color mode to set: "light", "dark" or "system" (empty: left as it is)
 
     def add_imports(self) -> dict[str, Any]:
         return {"react": [rx.ImportVar(tag="useEffect")]}

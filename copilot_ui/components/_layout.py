@@ -17,10 +17,10 @@ class CuiDock(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiDock"
 
-    title: rx.Var[str]
-    width: rx.Var[int]
-    storage_key: rx.Var[str]
-    open_label: rx.Var[str]
+    title: rx.Var[str]  # the copilot's name, in its header
+    width: rx.Var[int]  # px at first; the person's own width is remembered
+    storage_key: rx.Var[str]  # where the browser remembers its width and whether it is collapsed
+    open_label: rx.Var[str]  # the opener's accessible name
     resize_label: rx.Var[str]  # the edge's accessible name
     shortcut: rx.Var[str]  # "mod+/": Ctrl or ⌘ with /
     shortcut_keys: rx.Var[str]  # as aria-keyshortcuts names it
@@ -33,13 +33,13 @@ class CuiPopup(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiPopup"
 
-    title: rx.Var[str]
-    open_label: rx.Var[str]
-    close_label: rx.Var[str]
-    shortcut: rx.Var[str]
-    shortcut_keys: rx.Var[str]
+    title: rx.Var[str]  # the copilot's name, in its header
+    open_label: rx.Var[str]  # the button's accessible name while closed
+    close_label: rx.Var[str]  # and while open
+    shortcut: rx.Var[str]  # "mod+/": Ctrl or ⌘ with /
+    shortcut_keys: rx.Var[str]  # as aria-keyshortcuts names it
     open_title: rx.Var[str]  # the button's tooltips, which say the shortcut
-    close_title: rx.Var[str]
+    close_title: rx.Var[str]  # (while open)
 
 
 class CuiShortcut(rx.Component):
@@ -48,7 +48,7 @@ class CuiShortcut(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiShortcut"
 
-    shortcut: rx.Var[str]
+    shortcut: rx.Var[str]  # "mod+/": Ctrl or ⌘ with /
 
 
 class CuiRecall(rx.Component):
@@ -65,13 +65,13 @@ class CuiActions(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiActions"
 
-    tid: rx.Var[str]
-    item_id: rx.Var[str]
-    can_edit: rx.Var[bool]
-    can_regenerate: rx.Var[bool]
-    rateable: rx.Var[bool]
-    rating: rx.Var[str]
-    words: rx.Var[dict[str, str]]
+    tid: rx.Var[str]  # the message's text id: what Copy copies
+    item_id: rx.Var[str]  # the message's item, which Edit, Regenerate and a rating name
+    can_edit: rx.Var[bool]  # a message of the person's that can be rewritten
+    can_regenerate: rx.Var[bool]  # the last reply, which can be asked for again
+    rateable: rx.Var[bool]  # a reply the person can rate
+    rating: rx.Var[str]  # their rating so far: "good", "bad" or ""
+    words: rx.Var[dict[str, str]]  # the buttons' accessible names and tooltips (cui.Labels)
     on_edit: rx.EventHandler[passthrough_event_spec(dict[str, Any])]
     on_regenerate: rx.EventHandler[no_args_event_spec]
     on_rate: rx.EventHandler[passthrough_event_spec(dict[str, Any])]

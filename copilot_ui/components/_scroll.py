@@ -16,10 +16,10 @@ class CuiScroll(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiScroll"
 
-    target: rx.Var[str]
-    conversation: rx.Var[str]
-    has_older: rx.Var[bool]
-    jump_label: rx.Var[str]
+    target: rx.Var[str]  # the id of the element that scrolls (the conversation)
+    conversation: rx.Var[str]  # the thread shown: another one opens at its end
+    has_older: rx.Var[bool]  # older items wait above: reaching the top asks for them
+    jump_label: rx.Var[str]  # the "Jump to latest" button's words
     on_older: rx.EventHandler[rx.event.no_args_event_spec]
 
 
@@ -30,7 +30,7 @@ class CuiResume(rx.Component):
     library = _RUNTIME.importable_path
     tag = "CuiResume"
 
-    thread_id: rx.Var[str]
-    empty: rx.Var[bool]
-    hydrated: rx.Var[bool]
+    thread_id: rx.Var[str]  # the thread the tab shows
+    empty: rx.Var[bool]  # it shows no item although it has a thread (its session was renewed)
+    hydrated: rx.Var[bool]  # the page's state came from the server (again, after a reconnect)
     on_resume: rx.EventHandler[rx.event.no_args_event_spec]

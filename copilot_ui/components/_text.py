@@ -25,13 +25,13 @@ class CuiText(rx.Component):
     tag = "CuiText"
     lib_dependencies: list[str] = ["streamdown@2.7.1"]  # noqa: RUF012 (Reflex reads it from the class)
 
-    tid: rx.Var[str]
-    markdown: rx.Var[bool]
-    live: rx.Var[bool]
-    limit: rx.Var[int]
-    image_hosts: rx.Var[list[str]]
+    tid: rx.Var[str]  # the text's id in the browser's text store
+    markdown: rx.Var[bool]  # shown as safe Markdown (else as plain text)
+    live: rx.Var[bool]  # it still grows: incomplete Markdown is closed as it streams
+    limit: rx.Var[int]  # characters shown before "Show all" (past them: plain text, cut)
+    image_hosts: rx.Var[list[str]]  # hosts Markdown images may load from (others become links)
     more_words: rx.Var[str]  # under a cut text: "{count} more characters"
-    show_all_words: rx.Var[str]
+    show_all_words: rx.Var[str]  # the "Show all" button's words
     on_need: rx.EventHandler[passthrough_event_spec(list[str])]
 
 

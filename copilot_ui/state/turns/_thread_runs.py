@@ -71,7 +71,10 @@ def closing(thread_id: str) -> Awaitable[None] | None:
 async def driven_elsewhere(thread_id: str) -> bool:
     """Another worker runs this thread now."""
     group = cluster()
-    return group is not None and (await group.driver(thread_id)) not in (None, worker())
+    if group is None:
+        return False
+    group.listen()  # (asked at every request: from then on this worker takes what other workers send it)
+    return (await group.driver(thread_id)) not in (None, worker())
 
 
 async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
