@@ -59,7 +59,7 @@ def running(thread_id: str) -> ThreadRun | None:
 
 def all_running() -> list[ThreadRun]:
     """The turns working on this worker now."""
-    return [claim.run_by for claim in claims.held() if isinstance(claim.run_by, ThreadRun) and not claim.run_by.left]
+    return [thread_run for claim in claims.held() if (thread_run := running(claim.thread_id)) is not None]
 
 
 def closing(thread_id: str) -> Awaitable[None] | None:
@@ -100,8 +100,8 @@ async def claim(thread_id: str) -> Claim | None:
                 return None
             await asyncio.sleep(CLAIM_AGAIN_AFTER)  # another worker's turn is ending (or its worker died: its lease lapses)
     held = claims.claim(thread_id)
-    if held is None and group is not None:
-        await group.release(thread_id)
+    if held is None:
+        await _release_lease(thread_id)
     return held
 
 
@@ -115,9 +115,7 @@ def begin(claim: Claim, thread: Thread, loop: RunLoop, sink: ViewSink, tab: Tab,
 async def release(claim: Claim) -> None:
     """Free a thread claimed for a turn that did not begin."""
     claim.release()
-    group = cluster()
-    if group is not None:
-        await group.release(claim.thread_id)
+    await _release_lease(claim.thread_id)
 
 
 def leave(thread_run: ThreadRun) -> None:
@@ -133,6 +131,11 @@ async def hand_over(thread_run: ThreadRun, written: Awaitable[None] | None) -> N
         if written is not None:
             await written
     finally:
-        group = cluster()
-        if group is not None:
-            await group.release(thread_run.thread.id)
+        await _release_lease(thread_run.thread.id)
+
+
+async def _release_lease(thread_id: str) -> None:
+    """Other workers may claim the thread (nothing to do with one worker)."""
+    group = cluster()
+    if group is not None:
+        await group.release(thread_id)
