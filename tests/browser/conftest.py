@@ -1,7 +1,9 @@
 """The third ring: the app built and served in production mode, driven in Chromium by Playwright.
 
 Two servings of the demo app, each built once per test session (`reflex run --env prod`, one port)
-in a build folder of its own, so that a `make run` in the same checkout does not get in the way:
+in a build folder of its own, so that a `make run` in the same checkout does not get in the way (a new build folder
+starts as a copy of one built before it in the session, so npm installs the frontend's packages once; a restart
+serves the pages already built, see `_serve_built.py`):
 - `app_url`: on the built-in demo model, as a newcomer runs it;
 - `hostile_app`: talking to the hostile AG-UI server of tests/hostile_agent.py over HTTP, with a
   secret Authorization header and an API key in its environment that must never reach a browser.
@@ -34,6 +36,7 @@ from tests.hostile_agent import HostileAgent, start_hostile_agent
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm packages
 EXTRAS = "tests.browser._app_extras"
+_BUILT: list[Path] = []  # the build folders served so far in this session, with the frontend's packages installed
 
 
 @dataclass(frozen=True)
@@ -145,29 +148,38 @@ class _served:
         ]
 
     def __enter__(self) -> ServedApp:
+        if not self.served.web_dir.exists() and _BUILT:
+            built = _BUILT[-1]  # (its own build is left out: the new folder builds its pages)
+            skipped = lambda folder, _names: ["build"] if folder == str(built) else []  # noqa: E731
+            shutil.copytree(built, self.served.web_dir, symlinks=True, ignore=skipped)
+        self._start(self.command)
+        if self.served.web_dir not in _BUILT:
+            _BUILT.append(self.served.web_dir)
+        return self.served
+
+    def _start(self, command: list[str]) -> None:
         with self.log.open("a") as log:
             self.server = subprocess.Popen(
-                self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
         try:
             _wait_until_served(self.served.url, self.server, self.log)
         except BaseException:
             stop_group(self.server)
             raise
-        return self.served
 
     def __exit__(self, *exc_info: object) -> None:
         stop_group(self.server)
 
     def restart(self, first: signal.Signals = signal.SIGTERM, *, killed_after: float | None = None) -> None:
         """Stop the server (gracefully with SIGTERM, abruptly with SIGKILL; killed `killed_after` seconds after it was
-        asked, as dev mode kills a worker slow to exit) and serve the app again on the same port."""
+        asked, as dev mode kills a worker slow to exit) and serve the app again on the same port, its pages as built."""
         if killed_after is not None:
             os.killpg(self.server.pid, first)
             time.sleep(killed_after)
             first = signal.SIGKILL
         stop_group(self.server, first)
-        self.__enter__()
+        self._start([sys.executable, "-m", "tests.browser._serve_built", str(self.port)])
 
 
 def _wait_until_served(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
