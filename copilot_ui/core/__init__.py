@@ -12,22 +12,12 @@ from ._claims import Claim, Claims, claims
 from ._context import Session, StateAccess, ToolContext
 from ._decisions import Answer, Approve, Decision, Deny, decision_from_json, decision_json
 from ._events import (
-    AgentEventReceived,
     AgentRunFinished,
     AgentRunStarted,
     AwaitingPerson,
     ErrorOccurred,
+    Event,
     LoopEvent,
-    MessageEnded,
-    MessageStarted,
-    ReasoningDelta,
-    ReasoningEnded,
-    ReasoningStarted,
-    StateChanged,
-    TextDelta,
-    ToolCallArguments,
-    ToolCallEnded,
-    ToolCallStarted,
     ToolExecutionEnded,
     ToolExecutionStarted,
     ToolProgress,
@@ -38,14 +28,13 @@ from ._events import (
 from ._hooks import Block, CallInfo, Hooks, Replace, Rewrite, Stop, ToolResult
 from ._loop import LoopLimits, RunLoop
 from ._outcome import TurnOutcome
-from ._results import result_text, unused_answer
+from ._results import ended_by_agent, result_text, unused_answer
 from ._thread import QueuedMessage, Thread
 from ._toolbox import Toolbox
 from ._tools import Tool, tool_from_function
 
 __all__ = [
     "GO_ON",
-    "AgentEventReceived",
     "AgentRunFinished",
     "AgentRunStarted",
     "Answer",
@@ -63,30 +52,21 @@ __all__ = [
     "Decision",
     "Deny",
     "ErrorOccurred",
+    "Event",
     "Hooks",
     "LoopEvent",
     "LoopLimits",
-    "MessageEnded",
-    "MessageStarted",
     "QueuedMessage",
-    "ReasoningDelta",
-    "ReasoningEnded",
-    "ReasoningStarted",
     "Refusal",
     "Replace",
     "Rewrite",
     "RunLoop",
     "Session",
     "StateAccess",
-    "StateChanged",
     "Stop",
-    "TextDelta",
     "Thread",
     "ThreadBusy",
     "Tool",
-    "ToolCallArguments",
-    "ToolCallEnded",
-    "ToolCallStarted",
     "ToolContext",
     "ToolExecutionEnded",
     "ToolExecutionStarted",
@@ -102,6 +82,7 @@ __all__ = [
     "claims",
     "decision_from_json",
     "decision_json",
+    "ended_by_agent",
     "parse_arguments",
     "result_text",
     "size_text",

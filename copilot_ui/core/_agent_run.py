@@ -5,7 +5,7 @@ run_agent ─┬─ the person's queued messages join the thread (a new turn sta
            ├─ commit: the page shows what the tools changed before the agent sees it
            ├─ the input (context read fresh; resume for decided interrupts; after a Retry of a reply the
            │  server's stopping cut off, a request to go on from it) → before_agent_call
-           ├─ stream: every event verified, applied, translated for subscribers, shown to on_event
+           ├─ stream: every event verified, applied, passed to subscribers, shown to on_event
            └─ a failure is shown once and answers the run's open calls; a cut-off reply's calls
               are marked; after_agent_call
 """
@@ -16,7 +16,7 @@ import inspect
 import logging
 from typing import TYPE_CHECKING
 
-from ag_ui.core import BaseEvent, Message, RunAgentInput, UserMessage
+from ag_ui.core import BaseEvent, EventType, Message, RunAgentInput, UserMessage
 
 from ..agents import AgentAborted, AgentError
 from ..protocol import EventPipeline, ProtocolError, new_id
@@ -24,16 +24,17 @@ from ..protocol._json import JSON
 from ._attachments import with_attachment_bytes
 from ._calls import describe_error
 from ._closing import answer_open_calls
-from ._events import AgentEventReceived, AgentRunFinished, AgentRunStarted, ErrorOccurred, UserMessageAdded
+from ._events import AgentRunFinished, AgentRunStarted, ErrorOccurred, UserMessageAdded
 from ._hooks import Stop
 from ._interrupts import resume_entries, use_up_interrupts
 from ._outcome import TurnOutcome
-from ._translate import SILENT, finish_reason, translate
 
 if TYPE_CHECKING:
     from ._turn import Turn
 
 logger = logging.getLogger("copilot_ui.core")
+# The run's start and end are said by the loop itself (AgentRunStarted/Finished), its error once (ErrorOccurred).
+SAID_BY_THE_LOOP = frozenset({EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR})
 
 # What the agent reads, after the reply it was writing when the server stopped, when the person presses Retry (a
 # message of this one run: the thread keeps the reply, and the agent's next one follows it).
@@ -176,11 +177,8 @@ def _begin_run(turn: Turn, run_input: RunAgentInput) -> None:
 
 
 async def _observe(turn: Turn, event: BaseEvent) -> None:
-    translated = translate(event, turn.thread)
-    if translated is not None:
-        await turn.emit(translated)
-    elif event.type not in SILENT:
-        await turn.emit(AgentEventReceived(event))
+    if event.type not in SAID_BY_THE_LOOP:
+        await turn.emit(event)
     if not turn.loop.hooks.on_event:
         return
     try:
@@ -190,6 +188,15 @@ async def _observe(turn: Turn, event: BaseEvent) -> None:
         raise _HookFailed(f"the on_event hook failed: {describe_error(error)}") from error
     if isinstance(verdict, Stop):
         turn.stop(verdict.reason)
+
+
+def finish_reason(result: JSON) -> str | None:
+    """The reason a reply ended, as a RUN_FINISHED result may carry it ("length" when it was cut off)."""
+    if isinstance(result, dict):
+        for key in ("finishReason", "finish_reason", "stopReason", "stop_reason"):
+            if isinstance(reason := result.get(key), str):
+                return reason
+    return None
 
 
 def _mark_cut_off(turn: Turn, result: JSON) -> None:

@@ -1,8 +1,9 @@
-"""Everything observable in a run leaves the loop as one of these events; a UI is a subscriber.
+"""Everything observable in a run leaves the loop as an event; a UI is a subscriber.
 
-Text, reasoning and tool-call events mirror the AG-UI stream; the others say what the loop itself
-does: a person's message added, tools starting, progressing and ending (in the order they end),
-calls waiting for a person, errors, and the run starting and ending.
+The agent's AG-UI events reach subscribers as they are, once applied to the thread (text, reasoning, tool calls,
+results, state, activities, CUSTOM); the loop adds only what AG-UI has no word for: a person's message added, tools
+starting, progressing and ending (in the order they end), calls waiting for a person, errors, and the turn and the
+agent's run starting and ending (RUN_STARTED, RUN_FINISHED and RUN_ERROR are the loop's to say, with its own).
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from typing import Literal
 
 from ag_ui.core import BaseEvent
 
-from ..protocol._json import JSON, JSONObject
+from ..protocol._json import JSONObject
 from ._thread import QueuedMessage
 
 
 class LoopEvent:
-    """Base of the events a run loop emits."""
+    """Base of the events the run loop adds to the agent's."""
+
+
+Event = BaseEvent | LoopEvent  # what a subscriber of the run loop receives
 
 
 @dataclass(frozen=True)
@@ -67,75 +71,6 @@ class AgentRunFinished(LoopEvent):
 
 
 @dataclass(frozen=True)
-class MessageStarted(LoopEvent):
-    """The agent began a message."""
-
-    message_id: str
-    role: str
-
-
-@dataclass(frozen=True)
-class TextDelta(LoopEvent):
-    """More text of a message."""
-
-    message_id: str
-    delta: str
-
-
-@dataclass(frozen=True)
-class MessageEnded(LoopEvent):
-    """A message is complete."""
-
-    message_id: str
-
-
-@dataclass(frozen=True)
-class ReasoningStarted(LoopEvent):
-    """The agent began a reasoning message (shown collapsed above its reply)."""
-
-    message_id: str
-
-
-@dataclass(frozen=True)
-class ReasoningDelta(LoopEvent):
-    """More of a reasoning message."""
-
-    message_id: str
-    delta: str
-
-
-@dataclass(frozen=True)
-class ReasoningEnded(LoopEvent):
-    """A reasoning message is complete."""
-
-    message_id: str
-
-
-@dataclass(frozen=True)
-class ToolCallStarted(LoopEvent):
-    """The agent began a tool call (its arguments follow)."""
-
-    call_id: str
-    tool_name: str
-    parent_message_id: str | None
-
-
-@dataclass(frozen=True)
-class ToolCallArguments(LoopEvent):
-    """More of a tool call's arguments; thread.partial_arguments(call_id) parses them so far."""
-
-    call_id: str
-    delta: str
-
-
-@dataclass(frozen=True)
-class ToolCallEnded(LoopEvent):
-    """A tool call's arguments are complete."""
-
-    call_id: str
-
-
-@dataclass(frozen=True)
 class ToolExecutionStarted(LoopEvent):
     """A tool handler started."""
 
@@ -180,20 +115,6 @@ class AwaitingPerson(LoopEvent):
     message: str = ""
     interrupt_id: str | None = None
     digest: str = ""
-
-
-@dataclass(frozen=True)
-class StateChanged(LoopEvent):
-    """The agent changed the shared state (snapshot or delta applied)."""
-
-    state: JSON
-
-
-@dataclass(frozen=True)
-class AgentEventReceived(LoopEvent):
-    """Every AG-UI event, after it was applied (CUSTOM and RAW reach subscribers this way)."""
-
-    event: BaseEvent
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ button, retry, decide, stop); each becomes a turn of the thread (_turn.py), and 
 works on a thread at a time (_claims.py).
 
     _turn.py        the turn, top to bottom: open, steps, close
-    _batch.py       settle the calls without a result: prepare → run or answer → verdict
-    _prepare.py     prepare a call once: look up, repair, validate, hooks, approval policy
+    _batch.py       settle the calls without a result: prepare each once (look up, repair, validate, hooks,
+                    approval policy) → run or answer → verdict
     _execute.py     run a ready call; whatever happens, exactly one result
     _agent_run.py   one run of the agent: queued messages, limit, commit, input, stream
     _interrupts.py  the agent's own questions, shown, decided, resumed
@@ -30,7 +30,7 @@ from ._attachments import Attachment, AttachmentBytes, attachments_of
 from ._claims import Claim, claims
 from ._context import Session, StateAccess
 from ._decisions import Decision
-from ._events import LoopEvent
+from ._events import Event
 from ._hooks import Hooks
 from ._outcome import TurnOutcome
 from ._subscriber import Emit, deliver
@@ -256,7 +256,7 @@ class RunLoop:
         if self._turn is not None:
             raise RuntimeError("this loop is already driving a thread; send() queues a message instead")
 
-    async def _notify(self, event: LoopEvent) -> None:
+    async def _notify(self, event: Event) -> None:
         await deliver(self.emit, event)
 
 

@@ -12,14 +12,14 @@ import json
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal, cast
 
-from ag_ui.core import ToolCall
+from ag_ui.core import ToolCall, ToolCallResultEvent
 from pydantic import BaseModel
 
-from ._events import LoopEvent, ToolExecutionEnded
+from ._events import Event, ToolExecutionEnded
 from ._thread import Thread
 from ._tools import Tool
 
-Notify = Callable[[LoopEvent], Awaitable[None]]
+Notify = Callable[[Event], Awaitable[None]]
 Status = Literal["complete", "error", "denied", "skipped", "aborted"]
 
 
@@ -37,6 +37,14 @@ def result_text(value: object) -> str:
         return json.dumps(value, default=_jsonable, ensure_ascii=False)
     except (TypeError, ValueError):
         return str(value)
+
+
+def ended_by_agent(event: ToolCallResultEvent, thread: Thread) -> ToolExecutionEnded:
+    """A result the agent sent (its own tool's, run on its side), as the loop says a call of this side ended: for
+    subscribers that show both alike."""
+    call = thread.tool_call(event.tool_call_id)
+    content = event.content if isinstance(event.content, str) else result_text(event.content)
+    return ToolExecutionEnded(event.tool_call_id, call.function.name if call else "", content, False)
 
 
 def error_text(message: str) -> str:

@@ -6,21 +6,21 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable
 
-from ._events import LoopEvent
+from ._events import Event
 
 logger = logging.getLogger("copilot_ui.core")
 
-Emit = Callable[[LoopEvent], "Awaitable[None] | None"]
+Emit = Callable[[Event], "Awaitable[None] | None"]
 
 
-async def deliver(emit: Emit | None, event: LoopEvent) -> None:
+async def deliver(emit: Emit | None, event: Event) -> None:
     """Hand one event to the subscriber and wait until it took it."""
     pending = start_delivery(emit, event)
     if pending is not None:
         await finish_delivery(pending)
 
 
-def start_delivery(emit: Emit | None, event: LoopEvent) -> Awaitable[object] | None:
+def start_delivery(emit: Emit | None, event: Event) -> Awaitable[object] | None:
     """Hand one event over without waiting (for code that cannot await); the awaitable to finish it, if any."""
     if emit is None:
         return None

@@ -25,6 +25,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
+from ag_ui.core import ToolCallEndEvent, ToolCallStartEvent
+
 from ..protocol import new_id
 from ..protocol._json import JSON, JSONObject
 from ._agent_run import run_agent
@@ -32,7 +34,7 @@ from ._batch import Remembered, Verdict, open_calls, settle
 from ._calls import describe_error
 from ._closing import NEW_MESSAGE, answer_open_calls, close, stop_running
 from ._context import ToolContext
-from ._events import ErrorOccurred, LoopEvent, ToolCallEnded, ToolCallStarted, TurnStarted, UserMessageAdded
+from ._events import ErrorOccurred, Event, TurnStarted, UserMessageAdded
 from ._hooks import Stop
 from ._interrupts import announce_interrupts, interrupts_decided
 from ._outcome import TurnOutcome
@@ -181,8 +183,8 @@ class Turn:
         call = self.thread.add_tool_call(press.name, json.dumps(press.arguments))
         press.call_id = call.id
         self.pressed.add(call.id)
-        await self.emit(ToolCallStarted(call.id, call.function.name, None))
-        await self.emit(ToolCallEnded(call.id))
+        await self.emit(ToolCallStartEvent(tool_call_id=call.id, tool_call_name=call.function.name))
+        await self.emit(ToolCallEndEvent(tool_call_id=call.id))
 
     async def _after_press(self, verdict: Verdict) -> Verdict:
         """The pressed tool has its result: what the button asked for follows, whatever the tool wants."""
@@ -237,7 +239,7 @@ class Turn:
         self.thread.queued.append(message)
         self.wake.set()
 
-    async def emit(self, event: LoopEvent) -> None:
+    async def emit(self, event: Event) -> None:
         await deliver(self.loop.emit, event)
 
     def _stopped(self) -> TurnOutcome:

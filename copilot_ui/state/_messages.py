@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING
 
 import reflex as rx
 
-from ..core import Answer, Thread, TurnOutcome
+from ..core import Attachment
 from ..protocol import new_id
-from ._decisions import decide, question_for_composer
 from ._forms import Form
 from ._owner import owner_of_tab
 from ._reopening import current_or_stored
@@ -22,8 +21,8 @@ from ._tab import StateTab
 from ._tab_conversation import current, show_items
 from .declarations import attached, attachment_ids
 from .sink import BrowserEvent, script_event
-from .turns import remote, thread_runs, work
-from .view import COMPOSER_INPUT_ID, Conversation, whole_texts_script
+from .turns import Edit, Regenerate, Retry, SendMessage, work
+from .view import COMPOSER_INPUT_ID, whole_texts_script
 
 if TYPE_CHECKING:
     from ._copilot import CopilotState
@@ -36,49 +35,29 @@ async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     text, files = str(form.get("message") or "").strip(), attachment_ids(form)
     if not text and not files:
         return
-    message_id = new_id("user-")
     async with state:
         state._older_from = -1  # sending brings the person to the end: the older items they read above are let go
-        owner = await owner_of_tab(state)
-        thread, conversation = await current_or_stored(state, owner)
-        question = question_for_composer(thread, conversation)
-    taken = await attached(owner, files, thread.id)
-    if taken.refusal:
-        async for event in _not_sent(state, text, taken.refusal):
-            yield event
-        return
-    attachments = taken.files
-    if question is not None and not attachments:  # with files it is a message, said instead of an answer
-        async for event in decide(state, *question, Answer(text)):
-            yield event
-        return
+    attachments: tuple[Attachment, ...] = ()
+    if files:  # they must be the owner's own uploads, for this conversation
+        async with state:
+            owner = await owner_of_tab(state)
+            thread, _ = await current_or_stored(state, owner)
+        taken = await attached(owner, files, thread.id)
+        if taken.refusal:
+            async for event in _not_sent(state, text, taken.refusal):
+                yield event
+            return
+        attachments = taken.files
+    message_id = new_id("user-")
 
-    async def send_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome | None:
-        return await thread_run.loop.send(
-            thread_run.thread, text, message_id=message_id, claim=thread_run.claim, attachments=attachments
-        )
-
-    def join(thread_run: thread_runs.ThreadRun) -> bool:  # a turn is under way: the message goes with its next run
-        return thread_run.take_message(message_id, text, attachments)  # False: it winds down; it starts a turn of its own
-
-    async def elsewhere(thread: Thread, _conversation: Conversation) -> bool:
-        return await remote.queue(thread.id, message_id, text, attachments)
-
-    asked = str(form.get("agent") or "")
-    async for event in work(StateTab(state), send_it, join=join, remote_request=elsewhere, agent_id=asked):
+    message = SendMessage(message_id, text, attachments, agent_id=str(form.get("agent") or ""))
+    async for event in work(StateTab(state), message):
         yield event
 
 
 async def regenerate(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Answer the person's last message again (the reply and what came with it are replaced)."""
-
-    async def regenerate_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
-        last = next((m for m in reversed(thread_run.thread.messages) if m.role == "user"), None)
-        if last is not None:
-            thread_run.sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
-        return await thread_run.loop.regenerate(thread_run.thread, claim=thread_run.claim)
-
-    async for event in work(StateTab(state), regenerate_it, join=lambda _thread_run: True):
+    async for event in work(StateTab(state), Regenerate()):
         yield event
 
 
@@ -90,23 +69,13 @@ async def edit(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
         message_id = conversation.message_of(item_id)
     if not text or message_id is None:
         return
-
-    async def edit_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
-        thread_run.sink.replacing_from(message_id)
-        return await thread_run.loop.edit(thread_run.thread, message_id, text, new_id("user-"), claim=thread_run.claim)
-
-    async for event in work(StateTab(state), edit_it, join=lambda _thread_run: True):
+    async for event in work(StateTab(state), Edit(message_id, text)):
         yield event
 
 
 async def retry(state: CopilotState) -> AsyncIterator[BrowserEvent]:
     """Retry after an error: the failed step runs again."""
-
-    async def retry_it(thread_run: thread_runs.ThreadRun) -> TurnOutcome:
-        thread_run.sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
-        return await thread_run.loop.retry(thread_run.thread, claim=thread_run.claim)
-
-    async for event in work(StateTab(state), retry_it, join=lambda _thread_run: True):
+    async for event in work(StateTab(state), Retry()):
         yield event
 
 

@@ -11,8 +11,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ag_ui.core import ToolCallStartEvent
+
 from ..agents import Scrubber
-from ..core import AwaitingPerson, LoopEvent, Thread, ToolCallStarted, ToolExecutionEnded, ToolExecutionStarted
+from ..core import AwaitingPerson, Event, Thread, ToolExecutionEnded, ToolExecutionStarted
 from .declarations import copilot
 from .view import approval_request, result_for_person
 
@@ -31,11 +33,12 @@ class TaskCards:
     scrubber: Scrubber
     by_call: dict[str, Card] = field(default_factory=dict)
 
-    def change(self, event: LoopEvent) -> bool:
-        """Change the cards as the event says; whether one changed."""
+    def change(self, event: Event) -> bool:
+        """Change the cards as the event says (the agent's own results come as ToolExecutionEnded); whether one
+        changed."""
         cards = self.by_call
-        if isinstance(event, ToolCallStarted):
-            cards[event.call_id] = self._card(event.call_id, event.tool_name, "running")
+        if isinstance(event, ToolCallStartEvent):
+            cards[event.tool_call_id] = self._card(event.tool_call_id, event.tool_call_name, "running")
         elif isinstance(event, ToolExecutionStarted) and event.call_id in cards:
             cards[event.call_id] |= self.decided(event.tool_name) | {"arguments": self._cut(_whole(event.arguments))}
         elif isinstance(event, AwaitingPerson) and event.kind == "approval":

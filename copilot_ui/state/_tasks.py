@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import reflex as rx
-from ag_ui.core import Context
+from ag_ui.core import Context, ToolCallResultEvent
 from reflex.istate.proxy import StateProxy
 
 from ..agents import Scrubber
@@ -34,13 +34,14 @@ from ..core import (
     Decision,
     Deny,
     ErrorOccurred,
-    LoopEvent,
+    Event,
     RunLoop,
     Session,
     Thread,
     ToolExecutionEnded,
     ToolExecutionStarted,
     TurnOutcome,
+    ended_by_agent,
     parse_arguments,
 )
 from ..protocol import new_id
@@ -232,8 +233,10 @@ class _Task:
         async with self.tab.locked():
             return await page_context(self.tab)  # pyright: ignore[reportArgumentType] (as SessionStates above)
 
-    async def emit(self, event: LoopEvent) -> None:
+    async def emit(self, event: Event) -> None:
         """Loop events become the task's cards; a card that changed is written to the tab's panel."""
+        if isinstance(event, ToolCallResultEvent):  # the agent's own tool ended
+            event = ended_by_agent(event, self.thread)
         changed = self.cards.change(event)
         if isinstance(event, ToolExecutionStarted):
             self.ran_with[event.call_id] = event.arguments

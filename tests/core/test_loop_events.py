@@ -1,25 +1,27 @@
-"""Everything observable leaves the loop as an event, so a UI only has to subscribe."""
+"""Everything observable leaves the loop as an event, so a UI only has to subscribe: the agent's AG-UI events as they
+came, and the loop's own."""
 
 from __future__ import annotations
 
 import asyncio
 
-from ag_ui.core import CustomEvent, ReasoningMessageContentEvent, ReasoningMessageEndEvent, ReasoningMessageStartEvent
+from ag_ui.core import (
+    CustomEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
 
 from copilot_ui.agents import scripts as s
 from copilot_ui.core import (
-    AgentEventReceived,
     AgentRunFinished,
     AgentRunStarted,
-    MessageEnded,
-    MessageStarted,
-    ReasoningDelta,
-    ReasoningEnded,
-    ReasoningStarted,
-    TextDelta,
-    ToolCallArguments,
-    ToolCallEnded,
-    ToolCallStarted,
     ToolContext,
     ToolExecutionEnded,
     ToolExecutionStarted,
@@ -50,23 +52,23 @@ async def test_a_turn_with_a_tool_emits_the_events_a_ui_needs_in_order(thread):
         TurnStarted,
         UserMessageAdded,
         AgentRunStarted,
-        MessageStarted,
-        TextDelta,
-        MessageEnded,
-        ToolCallStarted,
-        ToolCallArguments,
-        ToolCallArguments,
-        ToolCallArguments,
-        ToolCallEnded,
+        TextMessageStartEvent,
+        TextMessageContentEvent,
+        TextMessageEndEvent,
+        ToolCallStartEvent,
+        ToolCallArgsEvent,
+        ToolCallArgsEvent,
+        ToolCallArgsEvent,
+        ToolCallEndEvent,
         AgentRunFinished,
         ToolExecutionStarted,
         ToolProgress,
         ToolExecutionEnded,
         AgentRunStarted,
-        MessageStarted,
-        TextDelta,
-        TextDelta,
-        MessageEnded,
+        TextMessageStartEvent,
+        TextMessageContentEvent,
+        TextMessageContentEvent,
+        TextMessageEndEvent,
         AgentRunFinished,
         TurnEnded,
     ]
@@ -74,7 +76,7 @@ async def test_a_turn_with_a_tool_emits_the_events_a_ui_needs_in_order(thread):
     assert recorder.of(AgentRunStarted)[1].follow_up == 1
     assert recorder.of(ToolProgress)[0].fraction == 0.5
     assert recorder.of(ToolProgress)[0].message == "asking the weather service"
-    assert "".join(event.delta for event in recorder.of(TextDelta)) == "Checking.It is sunny."
+    assert "".join(event.delta for event in recorder.of(TextMessageContentEvent)) == "Checking.It is sunny."
 
 
 async def test_partial_arguments_can_be_read_after_every_delta(thread):
@@ -82,7 +84,7 @@ async def test_partial_arguments_can_be_read_after_every_delta(thread):
     loop, _, _ = make_loop(s.run(s.tool_call("search", '{"query": "red shoes"}', call_id="c1", pieces=4)))
 
     def watch(event):
-        if isinstance(event, ToolCallArguments):
+        if isinstance(event, ToolCallArgsEvent):
             seen.append(thread.partial_arguments("c1"))
 
     loop.emit = watch
@@ -110,7 +112,7 @@ async def test_custom_and_raw_events_reach_subscribers(thread):
     custom = s.run(CustomEvent(name="acme:confetti", value={"count": 3}), s.text("Yay"))
     loop, _, recorder = make_loop(custom)
     await loop.send(thread, "celebrate")
-    received = [event.event for event in recorder.of(AgentEventReceived) if isinstance(event.event, CustomEvent)]
+    received = recorder.of(CustomEvent)
     assert [(event.name, event.value) for event in received] == [("acme:confetti", {"count": 3})]
 
 
@@ -170,8 +172,8 @@ async def test_reasoning_reaches_subscribers_as_its_own_events(thread):
     ]
     loop, _, recorder = make_loop(s.run(thinking, s.text("Hello!")))
     await loop.send(thread, "hi")
-    assert recorder.of(ReasoningStarted) == [ReasoningStarted("r1")]
-    assert "".join(event.delta for event in recorder.of(ReasoningDelta)) == "The user wants a greeting."
-    assert recorder.of(ReasoningEnded) == [ReasoningEnded("r1")]
-    assert not recorder.of(TextDelta)[0].delta.startswith("The user")  # reasoning is not the reply
+    assert [event.message_id for event in recorder.of(ReasoningMessageStartEvent)] == ["r1"]
+    assert "".join(event.delta for event in recorder.of(ReasoningMessageContentEvent)) == "The user wants a greeting."
+    assert [event.message_id for event in recorder.of(ReasoningMessageEndEvent)] == ["r1"]
+    assert not recorder.of(TextMessageContentEvent)[0].delta.startswith("The user")  # reasoning is not the reply
     assert thread.message("r1").content == "The user wants a greeting."

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
-from ag_ui.core import CustomEvent, RunFinishedSuccessOutcome
+from ag_ui.core import CustomEvent, RunFinishedSuccessOutcome, StateDeltaEvent, StateSnapshotEvent, ToolCallArgsEvent
 
 from copilot_ui.agents import scripts as s
-from copilot_ui.core import StateChanged, Thread, ToolCallArguments
+from copilot_ui.core import Thread
 
 from .conftest import make_loop, reply_with_results
 
@@ -31,7 +31,7 @@ async def test_subscribers_see_the_document_grow_while_the_agent_writes_it():
     thread = Thread(state={"document": "My draft."})
     seen = []
     loop, _, recorder = make_loop(writing(), reply_with_results(), tools=[write_document])
-    loop.emit = lambda event: (recorder(event), isinstance(event, ToolCallArguments) and seen.append(thread.state["document"]))
+    loop.emit = lambda event: (recorder(event), isinstance(event, ToolCallArgsEvent) and seen.append(thread.state["document"]))
     await asyncio.wait_for(loop.send(thread, "write about Rex"), 5)
 
     grown = [text for text in dict.fromkeys(seen) if text not in ("", "My draft.")]
@@ -39,7 +39,8 @@ async def test_subscribers_see_the_document_grow_while_the_agent_writes_it():
     assert all(TEXT.startswith(text) for text in grown)
     assert grown[-1] == TEXT
     assert thread.state == {"document": TEXT}
-    assert not recorder.of(StateChanged)  # nothing said STATE_SNAPSHOT or STATE_DELTA: the arguments moved the state
+    # nothing said STATE_SNAPSHOT or STATE_DELTA: the arguments moved the state
+    assert not recorder.of(StateSnapshotEvent) and not recorder.of(StateDeltaEvent)
 
 
 async def test_the_agents_next_run_is_sent_the_predicted_state():

@@ -10,10 +10,18 @@ from __future__ import annotations
 import asyncio
 import json
 
-from ag_ui.core import AssistantMessage, FunctionCall, ToolCall
+from ag_ui.core import (
+    AssistantMessage,
+    FunctionCall,
+    TextMessageContentEvent,
+    TextMessageStartEvent,
+    ToolCall,
+    ToolCallArgsEvent,
+    ToolCallStartEvent,
+)
 
 from copilot_ui.agents import Scrubber
-from copilot_ui.core import MessageStarted, TextDelta, Thread, ToolCallArguments, ToolCallStarted
+from copilot_ui.core import Thread
 from copilot_ui.state.sink import ViewSink, ViewUpdate
 from copilot_ui.state.view import Conversation, handover
 
@@ -34,11 +42,11 @@ def test_a_calls_arguments_asked_for_before_they_stream_are_nothing_yet_then_the
         call = ToolCall(id="call-1", function=FunctionCall(name="refund_order", arguments=""))
         thread.add_message(AssistantMessage(id="msg-1", tool_calls=[call]))
         sink = ViewSink(_shown, thread, Conversation.of(thread.id), scrubber=Scrubber(), interval=0.0)
-        sink.emit(ToolCallStarted("call-1", "refund_order", "msg-1"))
+        sink.emit(ToolCallStartEvent(tool_call_id="call-1", tool_call_name="refund_order", parent_message_id="msg-1"))
         tid = sink.conversation.call_item("call-1") + ".a"
         before = asked_for(sink, tid)
         thread.append_arguments("call-1", '{"order_')
-        sink.emit(ToolCallArguments("call-1", '{"order_'))
+        sink.emit(ToolCallArgsEvent(tool_call_id="call-1", delta='{"order_'))
         await sink.flush()
         after = asked_for(sink, tid)
         await sink.close()
@@ -54,10 +62,10 @@ def test_a_reply_asked_for_before_its_first_words_is_nothing_yet():
         thread = Thread()
         thread.add_message(AssistantMessage(id="msg-1", content=""))
         sink = ViewSink(_shown, thread, Conversation.of(thread.id), scrubber=Scrubber(), interval=0.0)
-        sink.emit(MessageStarted("msg-1", "assistant"))
+        sink.emit(TextMessageStartEvent(message_id="msg-1"))
         asked = asked_for(sink, sink.conversation.message_item("msg-1", "assistant"))
         thread.append_text("msg-1", "Hello")
-        sink.emit(TextDelta("msg-1", "Hello"))
+        sink.emit(TextMessageContentEvent(message_id="msg-1", delta="Hello"))
         await sink.close()
         return asked
 

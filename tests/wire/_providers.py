@@ -16,19 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from ag_ui.core import AssistantMessage, Context
+from ag_ui.core import AssistantMessage, Context, ReasoningMessageContentEvent, TextMessageContentEvent, ToolCallArgsEvent
 
 from copilot_ui.core import (
     AwaitingPerson,
     Decision,
     ErrorOccurred,
-    LoopEvent,
-    ReasoningDelta,
+    Event,
     RunLoop,
-    TextDelta,
     Thread,
     Toolbox,
-    ToolCallArguments,
     TurnOutcome,
     tool_from_function,
 )
@@ -155,7 +152,7 @@ class Session:
     def __init__(self) -> None:
         self.page = Page()
         self.thread = Thread()
-        self.events: list[LoopEvent] = []
+        self.events: list[Event] = []
         self.agent = agent_from_environment()
         self.loop = RunLoop(self.agent, self.page.toolbox(), context=self.page.context, emit=self.events.append, ask_person=True)
 
@@ -178,13 +175,13 @@ class Session:
 
     def pieces(self) -> list[str]:
         """The pieces of text the person saw arrive, in order."""
-        return [event.delta for event in self.of(TextDelta)]
+        return [event.delta for event in self.of(TextMessageContentEvent)]
 
     def argument_pieces(self) -> list[str]:
-        return [event.delta for event in self.of(ToolCallArguments)]
+        return [event.delta for event in self.of(ToolCallArgsEvent)]
 
     def reasoning(self) -> str:
-        return "".join(event.delta for event in self.of(ReasoningDelta))
+        return "".join(event.delta for event in self.of(ReasoningMessageContentEvent))
 
     def errors(self) -> list[str]:
         """The errors the person was shown."""

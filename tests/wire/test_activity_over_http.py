@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from ag_ui.core import EventType
+from ag_ui.core import BaseEvent, EventType
 
 from copilot_ui.agents import HttpAgent
-from copilot_ui.core import AgentEventReceived, RunLoop, Thread, Toolbox
+from copilot_ui.core import RunLoop, Thread, Toolbox
 from copilot_ui.state.view import Conversation
 
 from ..hostile_agent import HostileAgent
@@ -36,7 +36,7 @@ async def test_an_activity_is_shown_where_the_agent_put_it_with_its_content_as_t
     assert items[1]["at"] == "progress"
     assert "c" not in items[1]  # its content is a text of the text channel, not a field of the item
     assert json.loads(conversation.text_of(items[1]["id"], thread)) == DONE
-    changes = [event.event.type for event in heard if isinstance(event, AgentEventReceived)]
+    changes = [event.type for event in heard if isinstance(event, BaseEvent)]
     assert (changes.count(EventType.ACTIVITY_SNAPSHOT), changes.count(EventType.ACTIVITY_DELTA)) == (1, 2)
 
     await asyncio.wait_for(loop.send(thread, "!reply thanks"), TURN_TIMEOUT)

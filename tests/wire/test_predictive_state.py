@@ -8,8 +8,10 @@ import asyncio
 import itertools
 import json
 
+from ag_ui.core import ToolCallArgsEvent
+
 from copilot_ui.agents import HttpAgent
-from copilot_ui.core import Answer, AwaitingPerson, RunLoop, Thread, Toolbox, ToolCallArguments, tool_from_function
+from copilot_ui.core import Answer, AwaitingPerson, RunLoop, Thread, Toolbox, tool_from_function
 
 from ..agui_recordings import RECORDINGS, recorded_frames
 from ..hostile_agent import HostileAgent
@@ -44,7 +46,7 @@ async def test_the_document_grows_in_the_state_as_the_dojo_server_writes_it_then
     thread = Thread(state={"document": "My draft."})
 
     def watch(event: object) -> None:
-        if isinstance(event, ToolCallArguments):
+        if isinstance(event, ToolCallArgsEvent):
             seen_documents.append(thread.state["document"])
         elif isinstance(event, AwaitingPerson):
             waiting.append(event)

@@ -8,6 +8,8 @@ gets is a streamed reply, the page changed by the tools the model calls, and the
 
 from __future__ import annotations
 
+from ag_ui.core import BaseEvent, EventType
+
 from copilot_ui.core import Answer, Approve, AwaitingPerson
 
 from ._aimock import Aimock, after_tools, text, tool_calls
@@ -117,8 +119,8 @@ async def test_the_models_reasoning_streams_before_its_reply(aimock: Aimock, pro
     assert outcome.status == "done"
     assert session.reasoning() == thinking
     assert session.replies() == ["Refunds are down 8%."]
-    kinds = [type(event).__name__ for event in session.events if type(event).__name__ in ("ReasoningDelta", "TextDelta")]
-    assert kinds.index("TextDelta") > kinds.index("ReasoningDelta")  # the thinking shows first
+    kinds = [event.type for event in session.events if isinstance(event, BaseEvent)]
+    assert kinds.index(EventType.TEXT_MESSAGE_CONTENT) > kinds.index(EventType.REASONING_MESSAGE_CONTENT)  # thinking first
 
 
 async def test_the_agent_knows_its_models_name(provider: Provider):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+from ag_ui.core import ReasoningMessageContentEvent, ReasoningMessageEndEvent, ReasoningMessageStartEvent
+
 from copilot_ui.agents import HttpAgent
-from copilot_ui.core import ReasoningDelta, ReasoningEnded, ReasoningStarted, RunLoop, Thread, Toolbox
+from copilot_ui.core import RunLoop, Thread, Toolbox
 
 from ..hostile_agent import HostileAgent
 
@@ -25,8 +27,8 @@ async def test_an_older_servers_thinking_reaches_the_person_as_reasoning_before_
         ("reasoning", "The person wants the weather in Paris."),
         ("assistant", "done"),
     ]
-    (started,) = [event for event in seen if isinstance(event, ReasoningStarted)]
-    deltas = [event for event in seen if isinstance(event, ReasoningDelta)]
+    (started,) = [event for event in seen if isinstance(event, ReasoningMessageStartEvent)]
+    deltas = [event for event in seen if isinstance(event, ReasoningMessageContentEvent)]
     assert len(deltas) == 5  # streamed as it came, in pieces of 8 characters
     assert {event.message_id for event in deltas} == {started.message_id}
-    assert [event.message_id for event in seen if isinstance(event, ReasoningEnded)] == [started.message_id]
+    assert [event.message_id for event in seen if isinstance(event, ReasoningMessageEndEvent)] == [started.message_id]

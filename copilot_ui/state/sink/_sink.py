@@ -1,5 +1,6 @@
-"""Loop events into what the person sees: each event changes the view's buffers (`_outgoing`), which go to the tab at
-a bounded pace; the agent's state goes to the app's bound Reflex states (`_agent_state`).
+"""The run loop's events (the agent's AG-UI events as they came, and the loop's own) into what the person sees: each
+event changes the view's buffers (`_outgoing`), which go to the tab at a bounded pace; the agent's state goes to the
+app's bound Reflex states (`_agent_state`).
 
 A turn's sink is made with the tab's `show` (where a flush writes what the tab shows besides its
 texts) and the conversation's view; the run loop emits its events into `emit`, which never blocks.
@@ -10,34 +11,42 @@ from __future__ import annotations
 import asyncio
 import time
 
-from ag_ui.core import ActivityDeltaEvent, ActivityMessage, ActivitySnapshotEvent, EventType
+from ag_ui.core import (
+    ActivityDeltaEvent,
+    ActivityMessage,
+    ActivitySnapshotEvent,
+    BaseEvent,
+    EventType,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    StateDeltaEvent,
+    StateSnapshotEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
 
 from ...agents import Scrubber
 from ...core import (
-    AgentEventReceived,
     AgentRunFinished,
     AgentRunStarted,
     AwaitingPerson,
     ErrorOccurred,
+    Event,
     Hooks,
-    LoopEvent,
-    MessageEnded,
-    MessageStarted,
-    ReasoningDelta,
-    ReasoningEnded,
-    ReasoningStarted,
-    StateChanged,
-    TextDelta,
     Thread,
-    ToolCallArguments,
-    ToolCallEnded,
-    ToolCallStarted,
     ToolExecutionEnded,
     ToolExecutionStarted,
     ToolProgress,
     TurnEnded,
     TurnStarted,
     UserMessageAdded,
+    ended_by_agent,
 )
 from ..declarations import SharedStates, copilot
 from ..view import (
@@ -89,12 +98,16 @@ class ViewSink(Outgoing):
 
     # Events
 
-    def emit(self, event: LoopEvent) -> None:
-        """Take one loop event (never blocks); a flush follows within the interval."""
+    def emit(self, event: Event) -> None:
+        """Take one event of the loop (never blocks); a flush follows within the interval."""
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(self, event)
-            self._schedule()
+        elif isinstance(event, BaseEvent):
+            self._agent_event(event)
+        else:
+            return
+        self._schedule()
 
     def queue_user_message(self, message_id: str, text: str) -> None:
         """The person wrote during the run: shown at once, marked queued, until it goes to the agent."""
@@ -134,88 +147,88 @@ class ViewSink(Outgoing):
         self._agent_since = None
         self.dev.ended("run:" + event.run_id, f"run finished ({event.outcome})", "after")
 
-    def _agent_spoke(self, _event: LoopEvent) -> None:
+    def _agent_spoke(self) -> None:
         if self._agent_since is not None:
             self._agent_since = time.monotonic()
 
-    def _agent_event(self, event: AgentEventReceived) -> None:
-        self._agent_spoke(event)
-        raw = event.event
-        if isinstance(raw, (ActivitySnapshotEvent, ActivityDeltaEvent)):
-            self._activity_changed(raw.message_id)
-        elif raw.type == EventType.MESSAGES_SNAPSHOT:
+    def _agent_event(self, event: BaseEvent) -> None:
+        """An event of the agent's with no handler of its own (activities, snapshots, CUSTOM, RAW, steps)."""
+        self._agent_spoke()
+        if isinstance(event, (ActivitySnapshotEvent, ActivityDeltaEvent)):
+            self._activity_changed(event.message_id)
+        elif event.type == EventType.MESSAGES_SNAPSHOT:
             self._items_changed()  # the agent replaced the conversation: show it now, not at the next change
-        elif getattr(raw, "name", None) in SUGGESTION_EVENTS and isinstance(value := getattr(raw, "value", None), list):
+        elif getattr(event, "name", None) in SUGGESTION_EVENTS and isinstance(value := getattr(event, "value", None), list):
             offered = [str(text).strip() for text in value if isinstance(text, str) and text.strip()]
             self._suggestions = [self._scrubber.scrub(text)[:SUGGESTION_CHARS] for text in offered[:SUGGESTIONS]]
 
-    def _message_started(self, event: MessageStarted) -> None:
-        self._agent_spoke(event)
+    def _message_started(self, event: TextMessageStartEvent) -> None:
+        self._agent_spoke()
         self.marks.streaming.add(event.message_id)
         self._begin_stream(self.conversation.message_item(event.message_id, "assistant"))
         if self._run_id:
             self.conversation.runs[event.message_id] = self._run_id  # told to the app with feedback on this reply
         self._items_changed(can_wait=True)  # the new reply goes with its first words: one frame of items, not two
 
-    def _text_delta(self, event: TextDelta) -> None:
-        self._agent_spoke(event)
+    def _text_delta(self, event: TextMessageContentEvent) -> None:
+        self._agent_spoke()
         self._append(self.conversation.message_item(event.message_id, "assistant"), event.delta)
         self._set_status("")
 
-    def _message_ended(self, event: MessageEnded) -> None:
-        self._agent_spoke(event)
+    def _message_ended(self, event: TextMessageEndEvent) -> None:
+        self._agent_spoke()
         self.marks.streaming.discard(event.message_id)
         self._end_stream(self.conversation.message_item(event.message_id, "assistant"))
         self._items_changed()
 
-    def _reasoning_started(self, event: ReasoningStarted) -> None:
-        self._agent_spoke(event)
+    def _reasoning_started(self, event: ReasoningMessageStartEvent) -> None:
+        self._agent_spoke()
         self.marks.streaming.add(event.message_id)
         self._begin_stream(self.conversation.message_item(event.message_id, "reasoning"))
         self._thinking_since = time.monotonic()
         self._items_changed()
 
-    def _reasoning_delta(self, event: ReasoningDelta) -> None:
-        self._agent_spoke(event)
+    def _reasoning_delta(self, event: ReasoningMessageContentEvent) -> None:
+        self._agent_spoke()
         self._append(self.conversation.message_item(event.message_id, "reasoning"), event.delta)
         self._set_status(copilot.labels.thinking)
 
-    def _reasoning_ended(self, event: ReasoningEnded) -> None:
-        self._agent_spoke(event)
+    def _reasoning_ended(self, event: ReasoningMessageEndEvent) -> None:
+        self._agent_spoke()
         self.marks.streaming.discard(event.message_id)
         if self._thinking_since is not None:
             self.conversation.thought[event.message_id] = time.monotonic() - self._thinking_since
         self._end_stream(self.conversation.message_item(event.message_id, "reasoning"))
         self._items_changed()
 
-    def _tool_started(self, event: ToolCallStarted) -> None:
-        self._agent_spoke(event)
-        copilot.tool_called(event.tool_name)
-        self.marks.arguments.add(event.call_id)
-        self._begin_stream(self.conversation.call_item(event.call_id) + ".a")
-        if drawn_by_app(event.tool_name, self.conversation.rendered):
-            self._drawn.add(event.call_id)
-        if event.call_id in self.thread.predicting:
-            self.agent_state.prediction_began(event.call_id)
+    def _tool_started(self, event: ToolCallStartEvent) -> None:
+        self._agent_spoke()
+        copilot.tool_called(event.tool_call_name)
+        self.marks.arguments.add(event.tool_call_id)
+        self._begin_stream(self.conversation.call_item(event.tool_call_id) + ".a")
+        if drawn_by_app(event.tool_call_name, self.conversation.rendered):
+            self._drawn.add(event.tool_call_id)
+        if event.tool_call_id in self.thread.predicting:
+            self.agent_state.prediction_began(event.tool_call_id)
         self._items_changed()
 
-    def _tool_arguments(self, event: ToolCallArguments) -> None:
-        self._agent_spoke(event)
-        self._append(self.conversation.call_item(event.call_id) + ".a", event.delta)
-        if event.call_id in self._drawn:
+    def _tool_arguments(self, event: ToolCallArgsEvent) -> None:
+        self._agent_spoke()
+        self._append(self.conversation.call_item(event.tool_call_id) + ".a", event.delta)
+        if event.tool_call_id in self._drawn:
             self._items_changed()  # the app's renderer draws the arguments so far; the default card needs no item change
-        if event.call_id in self.thread.predicting:
-            self._write_shared(self.agent_state.predicted(event.call_id))
+        if event.tool_call_id in self.thread.predicting:
+            self._write_shared(self.agent_state.predicted(event.tool_call_id))
 
-    def _tool_ended(self, event: ToolCallEnded) -> None:
-        self._agent_spoke(event)
-        self.marks.arguments.discard(event.call_id)
-        self._drawn.discard(event.call_id)
-        call = self.thread.tool_call(event.call_id)
+    def _tool_ended(self, event: ToolCallEndEvent) -> None:
+        self._agent_spoke()
+        self.marks.arguments.discard(event.tool_call_id)
+        self._drawn.discard(event.tool_call_id)
+        call = self.thread.tool_call(event.tool_call_id)
         if call is not None:
-            self._whole(self.conversation.call_item(event.call_id) + ".a", arguments_text(call))
-        if event.call_id in self.thread.predicting:
-            self._write_shared(self.agent_state.predicted(event.call_id))
+            self._whole(self.conversation.call_item(event.tool_call_id) + ".a", arguments_text(call))
+        if event.tool_call_id in self.thread.predicting:
+            self._write_shared(self.agent_state.predicted(event.tool_call_id))
         self._items_changed()
 
     def _execution_started(self, event: ToolExecutionStarted) -> None:
@@ -274,9 +287,14 @@ class ViewSink(Outgoing):
             self._whole(note.id, text)
         self._items_changed()
 
-    def _state_changed(self, _event: StateChanged) -> None:
-        self._agent_spoke(_event)
+    def _state_changed(self, _event: StateSnapshotEvent | StateDeltaEvent) -> None:
+        self._agent_spoke()
         self._write_shared(self.agent_state.changed())
+
+    def _agent_result(self, event: ToolCallResultEvent) -> None:
+        """A result of the agent's own tool: its card shows it as a page tool's card shows its result."""
+        self._agent_spoke()
+        self._execution_ended(ended_by_agent(event, self.thread))
 
     def _activity_changed(self, message_id: str) -> None:
         activity = self.thread.message(message_id)
@@ -370,21 +388,22 @@ _HANDLERS = {
     UserMessageAdded: ViewSink._user_message,
     AgentRunStarted: ViewSink._run_started,
     AgentRunFinished: ViewSink._run_finished,
-    AgentEventReceived: ViewSink._agent_event,
-    MessageStarted: ViewSink._message_started,
-    TextDelta: ViewSink._text_delta,
-    MessageEnded: ViewSink._message_ended,
-    ReasoningStarted: ViewSink._reasoning_started,
-    ReasoningDelta: ViewSink._reasoning_delta,
-    ReasoningEnded: ViewSink._reasoning_ended,
-    ToolCallStarted: ViewSink._tool_started,
-    ToolCallArguments: ViewSink._tool_arguments,
-    ToolCallEnded: ViewSink._tool_ended,
+    TextMessageStartEvent: ViewSink._message_started,
+    TextMessageContentEvent: ViewSink._text_delta,
+    TextMessageEndEvent: ViewSink._message_ended,
+    ReasoningMessageStartEvent: ViewSink._reasoning_started,
+    ReasoningMessageContentEvent: ViewSink._reasoning_delta,
+    ReasoningMessageEndEvent: ViewSink._reasoning_ended,
+    ToolCallStartEvent: ViewSink._tool_started,
+    ToolCallArgsEvent: ViewSink._tool_arguments,
+    ToolCallEndEvent: ViewSink._tool_ended,
     ToolExecutionStarted: ViewSink._execution_started,
     ToolProgress: ViewSink._progress,
     AwaitingPerson: ViewSink._awaiting,
     ToolExecutionEnded: ViewSink._execution_ended,
     ErrorOccurred: ViewSink._error,
     TurnEnded: ViewSink._turn_ended,
-    StateChanged: ViewSink._state_changed,
+    ToolCallResultEvent: ViewSink._agent_result,
+    StateSnapshotEvent: ViewSink._state_changed,
+    StateDeltaEvent: ViewSink._state_changed,
 }

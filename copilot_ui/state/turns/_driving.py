@@ -1,90 +1,113 @@
-"""Working a tab's thread: start its one turn, or hand a request to the turn already running, and see it through.
+"""Working a tab's thread: a request of the person's (a message, a decision, Regenerate, an edit, Retry) reaches the
+turn of the thread, or starts one, and is seen through.
 
-A request (a message, a decision, Retry) reaches the turn of the tab's thread: the running one
-(a message is queued on it, a decision recorded and acted on), or a new one claimed in the same
-short locked block of the tab that found none (`_thread_runs`, which knows who runs each thread),
-so that two clicks never start two turns. The turn runs the loop in a task of its own; the
-background event that started it yields what its sink sends to the browser until it is over, then
-the thread is saved and released. The tab is reached only through its `Tab` (`_tab.py`).
+The turn running the thread takes it (a message joins its next run, a decision is acted on at once), or the turn on
+another worker does; else a new turn is claimed in the same short locked block of the tab that found none
+(`_thread_runs`, which knows who runs each thread), so that two clicks never start two turns. The turn runs the loop
+in a task of its own; the background event that started it yields what its sink sends to the browser until it is
+over, then the thread is saved and released. The tab is reached only through its `Tab` (`_tab.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing.util
-import os
-import signal
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
+from dataclasses import dataclass
 from typing import Any
 
 from ag_ui.core import Context
 
-from ...core import Claim, ErrorOccurred, RunLoop, Session, Thread
+from ...core import Answer, Attachment, Claim, Decision, ErrorOccurred, RunLoop, Session, Thread, TurnOutcome
+from ...protocol import new_id
 from ...store import ThreadStore
 from ..declarations import SharedStates, attachment_bytes_for, copilot, current_page
 from ..sink import ViewSink, script_event
-from ..view import Conversation
+from ..view import Conversation, drawn_by_app
+from . import _at_exit as at_exit
+from . import _remote as remote
 from . import _thread_runs as thread_runs
 from ._browser_answers import ThreadRunPage
-from ._keeping import KEPT_EVERY, Keeper, writes_land
+from ._keeping import KEPT_EVERY, Keeper
 from ._session_states import SessionStates
 from ._tab import Refused, Tab
 
 logger = logging.getLogger("copilot_ui.state")
 
-Work = Callable[[thread_runs.ThreadRun], Awaitable[Any]]
-Join = Callable[[thread_runs.ThreadRun], bool]
-Record = Callable[[Thread, Conversation, "thread_runs.ThreadRun | None"], bool]
-RemoteRequest = Callable[[Thread, Conversation], Awaitable[bool]]  # True: the turn on the other worker took it
 FAILED = "Something went wrong in the copilot; the server log has the details."
 WAIT_ELSEWHERE = 20.0  # seconds a request nobody took waits for the other worker's turn to be over, before asking anew
 
 
-async def work(
-    tab: Tab,
-    job: Work,
-    *,
-    join: Join | None = None,
-    record: Record | None = None,
-    remote_request: RemoteRequest | None = None,
-    agent_id: str = "",
-) -> AsyncIterator[Any]:
-    """Start the turn of the tab's thread doing `job`, or hand the request to the turn already running.
+@dataclass(frozen=True)
+class SendMessage:
+    """The person's message, with the files they attached; `agent_id` is the agent a new conversation asks for."""
 
-    `join` puts a message on a running turn (False: it is winding down, so wait and start anew);
-    `record` takes a decision (True: a new turn must act on it); `remote_request` hands the
-    request to a turn of the thread on another worker (False: none took it; once no other
-    worker drives the thread, the request is acted on here); `agent_id` is the agent a new
-    conversation asks for.
-    """
-    thread_run, refused = None, ""
+    message_id: str
+    text: str
+    attachments: tuple[Attachment, ...] = ()
+    agent_id: str = ""
+
+
+@dataclass(frozen=True)
+class Decide:
+    """The person's decision on the call of the card `item_id`, as it was shown to them (`digest`)."""
+
+    item_id: str
+    digest: str
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class Regenerate:
+    """Answer the person's last message again."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The person rewrote their message `message_id`: it and what follows are replaced by `text`."""
+
+    message_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Retry:
+    """Retry after an error: the failed step runs again."""
+
+
+Request = SendMessage | Decide | Regenerate | Edit | Retry
+
+
+async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
+    """Hand the request to the turn of the tab's thread, here or on another worker, or start the turn that acts on it;
+    yield what that turn sends to the browser."""
+    thread_run, refused, decided = None, "", False
     waiting: Awaitable[Any] | None
     store = await copilot.open_store()  # (before the lock: it may wait for the database, the tab's clicks need not)
     for _ in range(20):
         async with tab.locked():
             owner = await tab.owner()  # (it may await: before the look for a turn and the claim, which must not)
             thread, conversation = await tab.conversation(owner)
+            # (A question of the agent's waits: the text is its answer; with files, it is a message said instead.)
+            if isinstance(request, SendMessage) and not request.attachments:
+                question = _question_for_composer(thread, conversation)
+                request = Decide(*question, Answer(request.text)) if question is not None else request
             elsewhere = await thread_runs.driven_elsewhere(thread.id)  # (the tab stays locked: no click slips in)
-            if elsewhere and (remote_request is None or await remote_request(thread, conversation)):
+            if elsewhere and await _taken_elsewhere(request, thread, conversation):
                 return
             # (Driven elsewhere, and nobody took the request: that turn just ended, or its worker died. The request
             # waits for it to be over, a dead worker's claim lapsing within the lease, and is then acted on here.)
             running = thread_runs.running(thread.id) if not elsewhere else None
             waiting = thread_runs.closing(thread.id) if not elsewhere else thread_runs.over_elsewhere(thread.id, WAIT_ELSEWHERE)
             if running is not None:
-                if record is not None:
-                    record(thread, conversation, running)
-                    if running.loop.accepting(running.thread):
-                        return
-                    record = None  # taken, but the turn is winding down: the next turn acts on it
-                elif join is None or join(running):
+                if decided or _taken_by(running, request, conversation):
                     return
+                decided = isinstance(request, Decide)  # taken, but the turn is winding down: the next turn acts on it
                 waiting = running.ended()
             if waiting is None:
-                if record is not None and not record(thread, conversation, None):
+                if isinstance(request, Decide) and not decided and not _decided(thread, conversation, request):
                     return
-                agent = tab.agent(agent_id, thread, conversation)
+                agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
                 if isinstance(agent, Refused):
                     refused = agent.script
                 elif (claim := await thread_runs.claim(thread.id)) is not None:
@@ -101,8 +124,46 @@ async def work(
     if refused:
         yield script_event(refused)
     if thread_run is not None:
-        async for event in run(tab, thread_run, job):
+        async for event in run(tab, thread_run, request):
             yield event
+
+
+def _taken_by(running: thread_runs.ThreadRun, request: Request, conversation: Conversation) -> bool:
+    """Hand the request to the turn running the thread: whether it is taken care of (False: that turn winds down, so
+    the request waits for it and starts a turn of its own)."""
+    match request:
+        case SendMessage():  # it goes with the turn's next run
+            return running.take_message(request.message_id, request.text, request.attachments)
+        case Decide():  # the turn acts on it at once
+            call_id = conversation.call_of(request.item_id)
+            if call_id is None:
+                logger.warning("a decision named no card of this conversation (%r); ignored", request.item_id)
+                return True
+            running.loop.decide(running.thread, call_id, request.decision, request.digest)
+            return running.loop.accepting(running.thread)
+        case Regenerate() | Edit() | Retry():  # not while a turn runs
+            return True
+
+
+async def _taken_elsewhere(request: Request, thread: Thread, conversation: Conversation) -> bool:
+    """Hand the request to the turn of the thread on another worker: whether it was taken (or needs none)."""
+    match request:
+        case SendMessage():
+            return await remote.queue(thread.id, request.message_id, request.text, request.attachments)
+        case Decide():
+            call_id = conversation.call_of(request.item_id)
+            return call_id is None or await remote.decide(thread.id, call_id, request.decision, request.digest)
+        case Regenerate() | Edit() | Retry():
+            return True
+
+
+def _decided(thread: Thread, conversation: Conversation, request: Decide) -> bool:
+    """Record the decision for a new turn to act on: whether it counts (the call waits, as it was shown)."""
+    call_id = conversation.call_of(request.item_id)
+    if call_id is None:
+        logger.warning("a decision named no card of this conversation (%r); ignored", request.item_id)
+        return False
+    return thread.decide(call_id, request.decision, request.digest)
 
 
 def begin(
@@ -139,18 +200,18 @@ def begin(
         attachment_bytes=attachment_bytes_for(owner, thread.id),
     )
     if keeper is not None:
-        _kept_at_exit()
+        at_exit.kept_at_exit()
     return thread_runs.begin(claim, thread, loop, sink, tab, keeper)
 
 
-async def run(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> AsyncIterator[Any]:
+async def run(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> AsyncIterator[Any]:
     """Run the turn in a task of its own (the tab already says it runs); yield what its sink sends to the browser
     until it is over."""
-    task = asyncio.create_task(_run_turn(tab, thread_run, job))
+    task = asyncio.create_task(_run_turn(tab, thread_run, request))
     try:
         async for event in thread_run.sink.outbox():
             # Not to a closed tab (Reflex logs each), nor once the server was asked to stop (so what shows is what's kept).
-            if tab.connected() and not _stop_signalled:
+            if tab.connected() and not at_exit.stop_signalled:
                 yield event
         await task  # what the turn does after its last event for the browser: keeping the thread
     finally:
@@ -158,11 +219,11 @@ async def run(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> AsyncIt
             task.cancel()
 
 
-async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> None:
+async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> None:
     current_page.set(ThreadRunPage(thread_run))  # browser tools this turn runs (in tasks of this one) reach its tab
     keeping = asyncio.ensure_future(_keep_what_it_shows(thread_run)) if thread_run.keeper is not None else None
     try:
-        await job(thread_run)
+        await _act(thread_run, request)
     except asyncio.CancelledError:  # the server is going down: the conversation is kept, marked as cut off
         thread_run.interrupted = True
         if thread_run.keeper is not None:  # (now: the loop may stop before the end of this turn's `finally`)
@@ -188,6 +249,52 @@ async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, job: Work) -> N
             await thread_runs.hand_over(thread_run, saved)
 
 
+def _question_for_composer(thread: Thread, conversation: Conversation) -> tuple[str, str] | None:
+    """The card (item id, digest) of the first question waiting for the person that a typed message answers: one
+    whose answer is text (the default card asks for text; an app's own card, without a text answer, does not)."""
+    thread_run = thread_runs.running(thread.id)
+    thread = thread_run.thread if thread_run is not None else thread  # the running turn holds the newest thread
+    for key, waiting in thread.awaiting.items():
+        item_id = conversation.ids.get("c:" + key)
+        if waiting.kind != "input" or key in thread.decisions or item_id is None:
+            continue
+        if waiting.interrupt_id is not None or _takes_text(waiting.tool_name):  # an agent's question is text
+            return item_id, waiting.digest
+    return None
+
+
+def _takes_text(tool_name: str) -> bool:
+    """Whether a question tool's answer may be a typed message: its answer function takes text, or it has none and
+    its card is the default one (which asks for text)."""
+    tool = copilot.tool(tool_name)
+    if tool is None or not tool.takes_text_answer:
+        return False
+    return tool.answer_type is not None or not drawn_by_app(tool_name, copilot.rendered_tools())
+
+
+async def _act(thread_run: thread_runs.ThreadRun, request: Request) -> TurnOutcome | None:
+    """The turn acts on the request that started it."""
+    loop, thread, claim, sink = thread_run.loop, thread_run.thread, thread_run.claim, thread_run.sink
+    match request:
+        case SendMessage():
+            return await loop.send(
+                thread, request.text, message_id=request.message_id, claim=claim, attachments=request.attachments
+            )
+        case Decide():  # recorded already: the turn goes on from it
+            return await loop.drive(thread, claim=claim)
+        case Regenerate():
+            last = next((message for message in reversed(thread.messages) if message.role == "user"), None)
+            if last is not None:
+                sink.replacing_from(last.id)  # "Stopped." and errors under the old reply go with it
+            return await loop.regenerate(thread, claim=claim)
+        case Edit():
+            sink.replacing_from(request.message_id)
+            return await loop.edit(thread, request.message_id, request.text, new_id("user-"), claim=claim)
+        case Retry():
+            sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
+            return await loop.retry(thread, claim=claim)
+
+
 async def _keep_what_it_shows(thread_run: thread_runs.ThreadRun) -> None:
     """While the turn runs: its thread is kept every KEPT_EVERY seconds in which it showed new text (a reply, a
     call's arguments), so that a crash or a killed worker loses at most the words of the last KEPT_EVERY."""
@@ -198,53 +305,6 @@ async def _keep_what_it_shows(thread_run: thread_runs.ThreadRun) -> None:
         if thread_run.sink.pieces_sent != kept:
             kept = thread_run.sink.pieces_sent
             thread_run.keeper.save(thread_run.thread, thread_run.sink.conversation, running=True)
-
-
-def _keep_running_turns() -> None:
-    """Keep each running turn's thread as it is now, every word shown included, its run cut off (the saves on their
-    way land first)."""
-    writes_land()
-    for thread_run in thread_runs.all_running():
-        if thread_run.keeper is not None:
-            thread_run.keeper.save_now(thread_run.thread, thread_run.sink.conversation)
-
-
-_exit_hook_in: set[int] = set()  # the processes whose turns are kept when they exit
-
-
-def _kept_at_exit() -> None:
-    """Have this process keep its turns when it is asked to stop and when it exits, once per process: a server's
-    worker process (multiprocessing, as granian's are) exits without running `atexit`, and forgets the exit hooks its
-    parent made before it was forked; multiprocessing's own exit hooks run in both, and in a plain process at
-    `atexit`. A worker may be killed before it exits (dev mode's reload kills it 2 s after asking), hence the signal."""
-    if os.getpid() not in _exit_hook_in:
-        _exit_hook_in.add(os.getpid())
-        multiprocessing.util.Finalize(None, _keep_running_turns, exitpriority=100)
-        _keep_on_stop_signal(asyncio.get_running_loop())
-
-
-def _keep_on_stop_signal(loop: asyncio.AbstractEventLoop) -> None:
-    """Run `_keep_running_turns` first when the server's handler of SIGTERM or SIGINT on this loop runs (granian's
-    and uvicorn's workers stop so); asyncio keeps a loop's handlers only in a private table, read with care."""
-    handlers = getattr(loop, "_signal_handlers", None)
-    if not isinstance(handlers, dict):
-        return
-    for stop in (signal.SIGTERM, signal.SIGINT):
-        server_handler = handlers.get(stop)
-        if isinstance(server_handler, asyncio.Handle):
-            loop.add_signal_handler(stop, _kept_then, server_handler)
-
-
-_stop_signalled = False  # this process was asked to stop: its turns were kept as they showed then
-
-
-def _kept_then(server_handler: asyncio.Handle) -> None:
-    global _stop_signalled
-    _stop_signalled = True
-    try:
-        _keep_running_turns()
-    finally:
-        server_handler._run()  # pyright: ignore[reportPrivateUsage]
 
 
 async def _not_running(tab: Tab) -> None:
