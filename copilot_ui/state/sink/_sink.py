@@ -8,7 +8,6 @@ texts) and the conversation's view; the run loop emits its events into `emit`, w
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from ag_ui.core import (
@@ -64,10 +63,10 @@ from ..view import (
 from ._agent_state import Accepted, AgentStateMirror
 from ._dev_console import DevConsole
 from ._outgoing import MIN_INTERVAL, Outgoing, Show, ViewUpdate
+from ._silence import Silence
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
 SUGGESTIONS, SUGGESTION_CHARS = 4, 120
-WAITING_AFTER = 2.0  # seconds without a word from the agent before the status says how long it has been
 
 
 class ViewSink(Outgoing):
@@ -90,8 +89,7 @@ class ViewSink(Outgoing):
         self._shared_values: Accepted = {}  # fields of the app's states to write at the next flush
         self._suggestions: list[str] = []  # what the agent proposed to ask next, shown once the turn is over
         self._running = True
-        self._ticker: asyncio.Task[None] | None = None
-        self._agent_since: float | None = None  # when the agent last said anything, while its run is open
+        self._silence = Silence(self._say_waiting)
         self._run_id = ""  # the agent's run now (its replies are told to the app with their feedback)
         self._thinking_since: float | None = None
         self.dev = DevConsole(conversation.key + "dev", self._append, scrubber)
@@ -139,17 +137,15 @@ class ViewSink(Outgoing):
         self._run_id = event.run_id
         self.dev.began("run:" + event.run_id, f"run {event.follow_up + 1} started")
         self.conversation.clear_retry()
-        self._agent_since = time.monotonic()
         self._set_status(copilot.labels.thinking)
-        self._start_ticker()
+        self._silence.run_opened()
 
     def _run_finished(self, event: AgentRunFinished) -> None:
-        self._agent_since = None
+        self._silence.run_closed()
         self.dev.ended("run:" + event.run_id, f"run finished ({event.outcome})", "after")
 
     def _agent_spoke(self) -> None:
-        if self._agent_since is not None:
-            self._agent_since = time.monotonic()
+        self._silence.spoke()
 
     def _agent_event(self, event: BaseEvent) -> None:
         """An event of the agent's with no handler of its own (activities, snapshots, CUSTOM, RAW, steps)."""
@@ -265,17 +261,17 @@ class ViewSink(Outgoing):
         self._whole(self.conversation.call_item(event.call_id) + ".r", result_for_person(event.result))
         self._write_shared(self.agent_state.decided(event))
         if not self.marks.running:
-            self._set_status(copilot.labels.thinking if self._agent_since is not None or status == "complete" else "")
+            self._set_status(copilot.labels.thinking if self._silence.run_open or status == "complete" else "")
         self._items_changed()
 
     def _error(self, event: ErrorOccurred) -> None:
         note = self.conversation.add_note("error", event.message, self.thread.last_message_id(), retry=True)
         self._whole(note.id, event.message)
-        self._agent_since = None
+        self._silence.run_closed()
         self._items_changed()
 
     def _turn_ended(self, event: TurnEnded) -> None:
-        self._agent_since = None
+        self._silence.run_closed()
         self._running = False
         self._set_status("")
         self.marks.queued = []
@@ -344,7 +340,7 @@ class ViewSink(Outgoing):
 
     def finish(self) -> None:
         """The turn is over, however it ended: nothing streams or runs any more."""
-        self._agent_since = None
+        self._silence.run_closed()
         self._running = False
         self._set_status("")
         for message_id in list(self.marks.streaming):
@@ -357,30 +353,13 @@ class ViewSink(Outgoing):
 
     async def close(self) -> None:
         """The turn is over: send what is left, then end the outbox."""
-        self._stop_ticker()
+        self._silence.stop()
         await super().close()
 
-    # Waiting for the agent
-
-    def _start_ticker(self) -> None:
-        if self._ticker is None or self._ticker.done():
-            self._ticker = asyncio.ensure_future(self._tick())
-
-    def _stop_ticker(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-            self._ticker = None
-
-    async def _tick(self) -> None:
-        while True:
-            await asyncio.sleep(1.0)
-            since = self._agent_since
-            if since is None or self.marks.running:
-                continue
-            waited = time.monotonic() - since
-            if waited >= WAITING_AFTER:
-                self._set_status(copilot.labels.said("waiting", seconds=int(waited)))
-                self._schedule()
+    def _say_waiting(self, seconds: int) -> None:
+        if not self.marks.running:  # a running tool has a status of its own
+            self._set_status(copilot.labels.said("waiting", seconds=seconds))
+            self._schedule()
 
 
 _HANDLERS = {
