@@ -33,7 +33,7 @@ run: install
 	reflex run
 
 test: install browser services
-	$(BIN)/python -m pytest
+	$(BIN)/python -m tests.parallel
 
 # The docs site (mkdocs.yml, docs/): a warning fails the build.
 docs: install

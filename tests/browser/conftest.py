@@ -122,6 +122,7 @@ class _served:
         env: dict[str, str],
         secret_values: tuple[str, ...] = (),
     ) -> None:
+        web_dir += os.environ.get("TEST_BUILD_SUFFIX", "")  # (tests/parallel.py: each browser process builds its own)
         self.port = free_port()
         self.log = factory.mktemp(name) / "reflex.log"
         self.served = ServedApp(f"http://127.0.0.1:{self.port}", ROOT / web_dir, self.log, secret_values)
