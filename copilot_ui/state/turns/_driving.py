@@ -92,35 +92,41 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
             if isinstance(request, SendMessage) and not request.attachments:
                 question = _question_for_composer(thread, conversation)
                 request = Decide(*question, Answer(request.text)) if question is not None else request
-            elsewhere = await thread_runs.driven_elsewhere(thread.id)  # (the tab stays locked: no click slips in)
-            if elsewhere and await _taken_elsewhere(request, thread, conversation):
-                return
-            # (Driven elsewhere, and nobody took the request: that turn just ended, or its worker died. The request
-            # waits for it to be over, a dead worker's claim lapsing within the lease, and is then acted on here.)
-            running = thread_runs.running(thread.id) if not elsewhere else None
-            waiting = thread_runs.closing(thread.id) if not elsewhere else thread_runs.over_elsewhere(thread.id, WAIT_ELSEWHERE)
-            if running is not None:
-                if decided or _taken_by(running, request, conversation):
-                    return
-                decided = isinstance(request, Decide)  # taken, but the turn is winding down: the next turn acts on it
-                waiting = running.ended()
-            if waiting is None:
-                if isinstance(request, Decide) and not decided and not _decided(thread, conversation, request):
-                    return
-                agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
-                if isinstance(agent, Refused):
-                    refused = agent.script
-                elif (claim := await thread_runs.claim(thread.id)) is not None:
-                    try:
-                        thread_run = begin(claim, tab, thread, conversation, owner, agent, store)
-                    except BaseException:
-                        await thread_runs.release(claim)  # (a turn that cannot begin must not hold the thread)
-                        raise
-                    # (in this block: the claim and "Running" reach the tab in one change)
-                    await tab.say_running(True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else "")
+            held = await thread_runs.holder(thread.id)  # (the tab stays locked: no click slips in)
+            match held:
+                case thread_runs.Elsewhere():
+                    if await _taken_elsewhere(request, thread, conversation):
+                        return
+                    # (Nobody took the request: that turn just ended, or its worker died. The request waits for it
+                    # to be over, a dead worker's claim lapsing within the lease, and is then acted on here.)
+                    waiting = held.ended(WAIT_ELSEWHERE)
+                case thread_runs.ThreadRun():
+                    if decided or _taken_by(held, request, conversation):
+                        return
+                    decided = isinstance(request, Decide)  # taken, but the turn is winding down: the next turn acts on it
+                    waiting = held.ended()
+                case thread_runs.Closing():
+                    waiting = held.ended()  # the turn before writes the thread back first
+                case None:
+                    waiting = None
+                    if isinstance(request, Decide) and not decided and not _decided(thread, conversation, request):
+                        return
+                    agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
+                    if isinstance(agent, Refused):
+                        refused = agent.script
+                    elif (claim := await thread_runs.claim(thread.id)) is not None:
+                        try:
+                            thread_run = begin(claim, tab, thread, conversation, owner, agent, store)
+                        except BaseException:
+                            await thread_runs.release(claim)  # (a turn that cannot begin must not hold the thread)
+                            raise
+                        # (in this block: the claim and "Running" reach the tab in one change)
+                        await tab.say_running(
+                            True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else ""
+                        )
         if waiting is None:
             break
-        await waiting  # the turn before writes the thread back first (here, or in the store on another worker)
+        await waiting
     if refused:
         yield script_event(refused)
     if thread_run is not None:

@@ -50,6 +50,40 @@ class ThreadRun:
         return asyncio.shield(self.claim.ended())
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """Another worker's turn runs the thread."""
+
+    thread_id: str
+
+    def ended(self, within: float = math.inf) -> Awaitable[bool]:
+        """Done once no other worker runs the thread (False: it still did after `within` seconds)."""
+        return over_elsewhere(self.thread_id, within)
+
+
+@dataclass(frozen=True)
+class Closing:
+    """This worker's turn of the thread is over and writes it back."""
+
+    claim: Claim
+
+    def ended(self) -> Awaitable[None]:
+        """Done once the thread is written back and released."""
+        return asyncio.shield(self.claim.ended())
+
+
+async def holder(thread_id: str) -> ThreadRun | Elsewhere | Closing | None:
+    """What holds the thread now: this worker's turn, another worker's, or a turn writing it back (None: nothing, a
+    new turn may claim it)."""
+    if await driven_elsewhere(thread_id):
+        return Elsewhere(thread_id)
+    claim = claims.holder(thread_id)
+    if claim is None:
+        return None
+    thread_run = claim.run_by
+    return thread_run if isinstance(thread_run, ThreadRun) and not thread_run.left else Closing(claim)
+
+
 def running(thread_id: str) -> ThreadRun | None:
     """The turn working on this thread on this worker now, if any."""
     claim = claims.holder(thread_id)
@@ -60,12 +94,6 @@ def running(thread_id: str) -> ThreadRun | None:
 def all_running() -> list[ThreadRun]:
     """The turns working on this worker now."""
     return [thread_run for claim in claims.held() if (thread_run := running(claim.thread_id)) is not None]
-
-
-def closing(thread_id: str) -> Awaitable[None] | None:
-    """Done once whatever holds this thread on this worker has released it (None: nothing holds it)."""
-    claim = claims.holder(thread_id)
-    return asyncio.shield(claim.ended()) if claim is not None else None
 
 
 async def driven_elsewhere(thread_id: str) -> bool:
