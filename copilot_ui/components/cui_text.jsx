@@ -183,6 +183,10 @@ const REHYPE = [defaultRehypePlugins.sanitize];
 const CONTROLS = { code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false };
 const NO_LINK_MODAL = { enabled: false };
 
+// Emphasis markers at the very end of a streaming text open nothing yet ("grew **"), and the incomplete-Markdown
+// parser leaves them as they are: they wait for the next piece instead of flashing as raw stars.
+const UNOPENED_MARKERS = /(^|\s)[*_~]+$/;
+
 const SafeMarkdown = memo(function SafeMarkdown({ text, live, imageHosts }) {
   const components = useComponents(imageHosts);
   return (
@@ -197,7 +201,7 @@ const SafeMarkdown = memo(function SafeMarkdown({ text, live, imageHosts }) {
       components={components}
       className="cui-md"
     >
-      {text}
+      {live ? text.replace(UNOPENED_MARKERS, "$1") : text}
     </Streamdown>
   );
 });

@@ -138,6 +138,19 @@ def test_markdown_renders_while_it_streams_and_stays_the_same_once_sealed(hostil
     assert seen["lastLive"].split() == sealed.split()
 
 
+def test_a_reply_that_pauses_just_after_opening_bold_shows_no_raw_stars(hostile_page: Page):
+    hostile_page.goto("/")
+    ask(hostile_page, "!pieces 3000 15 Revenue grew **12%** today")  # 3 s after its first piece, "Revenue grew **"
+    live = hostile_page.locator('[data-kind="live"]')
+    expect(live).to_contain_text("Revenue grew", timeout=15_000)
+    paused = live.inner_text()  # (read within the pause: the next piece comes 3 s after the first)
+    assert paused.split() == ["Revenue", "grew"], f"while the reply waits for its next piece it shows {paused!r}"
+    idle(hostile_page, timeout=30_000)
+    reply = replies(hostile_page).last
+    expect(reply.locator("strong")).to_have_text("12%")
+    expect(reply).to_have_text("Revenue grew 12% today")
+
+
 def test_scrolling_up_in_a_long_conversation_loads_older_items(hostile_page: Page):
     hostile_page.goto("/")
     box = hostile_page.get_by_role("textbox", name="Ask the copilot")
