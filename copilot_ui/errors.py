@@ -178,7 +178,7 @@ class ThreadBusy(CopilotUIError, RuntimeError):
         self.thread_id = thread_id
         super().__init__(
             detail
-            or f"another turn is already driving thread {thread_id!r}: send() queues a message for it, "
+            or f"another turn is already running thread {thread_id!r}: send() queues a message for it, "
             "decide() reaches it, and a new turn can start once it ends"
         )
 

@@ -52,7 +52,7 @@ Verdict = Literal["follow_up", "complete", "wait", "stop"]
 
 
 @dataclass(frozen=True)
-class Remembered:
+class CallPreparation:
     """A call's preparation, valid while the call is the same (an agent may re-send a call id changed)."""
 
     name: str
@@ -147,7 +147,7 @@ async def _remember(turn: Turn, call: ToolCall) -> bool:
     prepared = await prepare(turn, call)
     if prepared is None:
         return False
-    turn.prepared[call.id] = Remembered(call.function.name, call.function.arguments, prepared)
+    turn.prepared[call.id] = CallPreparation(call.function.name, call.function.arguments, prepared)
     return True
 
 

@@ -1,12 +1,12 @@
 """Who runs a thread in this process: a process-wide registry of claims, keyed by thread id.
 
 A claim is taken synchronously, so that a caller (a click's event handler) holds the thread before
-its first await: two clicks never both drive one conversation, even through two RunLoop objects or
+its first await: two clicks never both run one conversation, even through two RunLoop objects or
 two Thread objects of the same id. The turn that holds a claim is reachable through it, which is
 how a message or a decision made anywhere in the process reaches the running turn; so is what runs
 the turn in the layer that took the claim (`run_by`: the chat's ThreadRun).
 
-    claim = claims.claim(thread.id)      # None: someone drives it now
+    claim = claims.claim(thread.id)      # None: someone runs it now
     if claim is not None:
         try:
             await loop.send(thread, text, claim=claim)
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class Claim:
-    """The right to drive one thread, from claims.claim() until release()."""
+    """The right to run one thread, from claims.claim() until release()."""
 
     def __init__(self, registry: Claims, thread_id: str) -> None:
         self.thread_id = thread_id

@@ -88,7 +88,7 @@ class RunLoop:
 
     @property
     def running(self) -> bool:
-        """This loop is driving a thread now."""
+        """This loop is running a thread now."""
         return self._turn is not None
 
     async def send(
@@ -100,7 +100,7 @@ class RunLoop:
         claim: Claim | None = None,
         attachments: tuple[Attachment, ...] = (),
     ) -> TurnOutcome | None:
-        """The person writes: a new turn, driven to its outcome.
+        """The person writes: a new turn, run to its outcome.
 
         While a turn works on the thread (this loop's or another's), the message is queued instead
         and None is returned at once: it goes with the agent's next run, or is handed back in
@@ -131,8 +131,9 @@ class RunLoop:
         turn.queue(QueuedMessage(message_id or new_id("msg-"), text, attachments))
         return True
 
-    async def drive(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
-        """Work on the thread until the agent is done, a person must decide, or the run stops.
+    async def resume(self, thread: Thread, *, claim: Claim | None = None) -> TurnOutcome:
+        """Go on with the thread as it is (decisions recorded, results in) until the agent is done, a person must
+        decide, or the run stops.
 
         Raises ThreadBusy when another turn holds the thread (pass `claim` to use one taken before).
         """
@@ -219,7 +220,7 @@ class RunLoop:
         the thread acts on it at once; otherwise the next turn does.
         """
         turn = _running_turn(thread)
-        target = turn.thread if turn is not None else thread  # the thread object being driven is the record
+        target = turn.thread if turn is not None else thread  # the thread object being run is the record
         if not target.decide(key, decision, digest):
             return False
         if turn is not None:
@@ -252,9 +253,9 @@ class RunLoop:
                 claim.release()
 
     def _check_idle(self) -> None:
-        """A loop drives one thread at a time: checked before anything of a thread changes."""
+        """A loop runs one thread at a time: checked before anything of a thread changes."""
         if self._turn is not None:
-            raise RuntimeError("this loop is already driving a thread; send() queues a message instead")
+            raise RuntimeError("this loop is already running a thread; send() queues a message instead")
 
     async def _notify(self, event: Event) -> None:
         await deliver(self.emit, event)
@@ -273,7 +274,7 @@ def _accepting_turn(thread: Thread) -> Turn | None:
 
 
 def _held(thread: Thread, claim: Claim | None) -> tuple[Claim, bool]:
-    """The claim to drive under, and whether it was taken here."""
+    """The claim to run under, and whether it was taken here."""
     if claim is None:
         taken = claims.claim(thread.id)
         if taken is None:

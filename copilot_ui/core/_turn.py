@@ -30,7 +30,7 @@ from ag_ui.core import ToolCallEndEvent, ToolCallStartEvent
 from ..protocol import new_id
 from ..protocol._json import JSON, JSONObject
 from ._agent_run import run_agent
-from ._batch import Remembered, Verdict, open_calls, settle
+from ._batch import CallPreparation, Verdict, open_calls, settle
 from ._calls import describe_error
 from ._closing import NEW_MESSAGE, answer_open_calls, close, stop_running
 from ._context import ToolContext
@@ -70,7 +70,7 @@ class Turn:
         self.pressed: set[str] = set()  # calls a person made with a button: no approval is asked
         self.wake = asyncio.Event()  # a decision or a message arrived
         self.accepting = True  # a message sent now is queued for this turn (else it waits and starts a turn of its own)
-        self.prepared: dict[str, Remembered] = {}  # preparations by call id, made once
+        self.prepared: dict[str, CallPreparation] = {}  # preparations by call id, made once
         self.running: dict[str, asyncio.Task[None]] = {}
         self.contexts: dict[str, ToolContext] = {}
         self.announced: set[str] = set()  # keys shown to the person in this turn

@@ -11,7 +11,7 @@ In layers, each importing only those below it:
                     tasks without the chat (`_tasks`)
 
 A click's path: a handler of CopilotState (`_copilot.py`) hands it to the module named for it (`_messages.py`,
-`_decisions.py`), which asks `turns.work` to start or reach the turn of the tab's thread (`turns/_driving.py`),
+`_decisions.py`), which asks `turns.work` to start or reach the turn of the tab's thread (`turns/_work.py`),
 whose run loop emits into its sink (`sink/_sink.py`); the sink writes back through the tab's `turns.Tab`
 (`StateTab` in `_tab.py`).
 """

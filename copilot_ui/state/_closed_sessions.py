@@ -112,10 +112,10 @@ def release_closed(manager: Any, namespace: Any, gone_since: dict[str, float], n
     if tokens is None or namespace is None:
         return 0
     connected = namespace._token_manager.token_to_socket
-    driving = {thread_run.tab.token for thread_run in thread_runs.all_running()}.union(*(busy() for busy in _busy))
+    running = {thread_run.tab.token for thread_run in thread_runs.all_running()}.union(*(busy() for busy in _busy))
     released = 0
     for token in tokens:
-        if token.ident in connected or token.ident in driving or _locked(manager, token):
+        if token.ident in connected or token.ident in running or _locked(manager, token):
             gone_since.pop(token.ident, None)
             continue
         if now - gone_since.setdefault(token.ident, now) < grace:

@@ -39,11 +39,11 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
             if not state._agent_id:
                 state.agent, state.model = page_agent, copilot.model_label(page_agent)
         held = state.get_value("_thread")
-        elsewhere = held is not None and await driven_elsewhere(held)
+        elsewhere = held is not None and await runs_elsewhere(held)
         if held is not None and not elsewhere and not await _outlived(state, held):
             return  # what the tab holds is current
         wanted = state.thread_id
-    if elsewhere and held is not None and not await _until_driven_nowhere_else(state, held):  # (elsewhere: held is not None)
+    if elsewhere and held is not None and not await _until_run_nowhere_else(state, held):  # (elsewhere: held is not None)
         return
     stored = await load(store, owner, wanted) if wanted and store is not None else None
     if stored is None:
@@ -58,13 +58,13 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
     # A turn works on it, yet the tab did not hold it: Reflex gave the tab a new session (it reconnected while its old
     # connection was still on record), and the turn writes into the old one, on this worker or another.
     here = run_of_another_session(state, stored.thread)
-    going = here is not None or await driven_elsewhere(stored.thread)
+    going = here is not None or await runs_elsewhere(stored.thread)
     async for event in _show_stored(state, stored, _id_of(held), going=going):
         yield event
     if here is not None:
         over = await _until_over(state, stored.thread, here.ended)
     else:
-        over = going and await _until_driven_nowhere_else(state, stored.thread)
+        over = going and await _until_run_nowhere_else(state, stored.thread)
     if over and store is not None:  # (a stored thread came from the store)
         stored = await load(store, owner, stored.thread.id)
         if stored is not None:
@@ -107,9 +107,9 @@ async def current_or_stored(state: CopilotState, owner: str) -> tuple[Thread, Co
     return current(state)
 
 
-async def driven_elsewhere(thread: Thread) -> bool:
-    """Whether another worker drives the tab's thread now (and writes what the tab shows of it)."""
-    return thread_runs.running(thread.id) is None and await thread_runs.driven_elsewhere(thread.id)
+async def runs_elsewhere(thread: Thread) -> bool:
+    """Whether another worker runs the tab's thread now (and writes what the tab shows of it)."""
+    return thread_runs.running(thread.id) is None and await thread_runs.runs_elsewhere(thread.id)
 
 
 def run_of_another_session(state: CopilotState, thread: Thread) -> thread_runs.ThreadRun | None:
@@ -148,10 +148,10 @@ async def _outlived(state: CopilotState, thread: Thread) -> bool:
     tab shows as going is gone."""
     if state._worker == worker():
         return False
-    return thread_runs.running(thread.id) is None and not await thread_runs.driven_elsewhere(thread.id)
+    return thread_runs.running(thread.id) is None and not await thread_runs.runs_elsewhere(thread.id)
 
 
-async def _until_driven_nowhere_else(state: CopilotState, thread: Thread) -> bool:
+async def _until_run_nowhere_else(state: CopilotState, thread: Thread) -> bool:
     """Wait, outside the lock, for the turn of the tab's thread on another worker to be over (should that worker die,
     its claim lapses within the lease: the tab then shows the run cut off, with Retry, not going for ever)."""
     return await _until_over(state, thread, lambda: thread_runs.over_elsewhere(thread.id))

@@ -156,7 +156,7 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
                 await task.decided()
             finally:
                 task.waiting = False
-            outcome = await loop.drive(task.thread)
+            outcome = await loop.resume(task.thread)
         return task.result(outcome)
     finally:
         del _TASKS[task.id]

@@ -17,7 +17,7 @@ import reflex as rx
 from ._copilot import CopilotState
 from ._forms import Form
 from ._owner import owner_of_tab
-from ._reopening import driven_elsewhere, opened, run_of_another_session
+from ._reopening import opened, run_of_another_session, runs_elsewhere
 from ._tab_conversation import switch
 from .declarations import copilot
 from .sink import BrowserEvent, script_event
@@ -71,7 +71,7 @@ class ThreadsState(rx.State):
         async with self:
             conversation_state = await self.get_state(CopilotState)
             another = run_of_another_session(conversation_state, thread)
-            followed = another is not None or await driven_elsewhere(thread)
+            followed = another is not None or await runs_elsewhere(thread)
             if followed:  # another tab's turn writes it (a closed tab's too): the tab shows it as a reload would
                 conversation_state.thread_id, conversation_state._thread = thread.id, None
             page_agent = conversation_state._page_agent

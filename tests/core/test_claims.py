@@ -42,7 +42,7 @@ async def test_two_loops_resuming_one_thread_with_the_same_approval_run_the_hand
     assert first.decide(thread, "c1", Approve(), digest)
     assert not second.decide(thread, "c1", Approve(), digest)  # the same click, twice: the second does not count
 
-    outcomes = await asyncio.gather(first.drive(thread), second.drive(thread), return_exceptions=True)
+    outcomes = await asyncio.gather(first.resume(thread), second.resume(thread), return_exceptions=True)
     assert ran == [7]
     assert [type(outcome).__name__ for outcome in outcomes] == ["TurnOutcome", "ThreadBusy"]
     assert results(thread) == {"c1": "refunded"}
@@ -56,7 +56,7 @@ async def test_a_second_drive_of_the_same_thread_id_is_refused_even_through_anot
 
     same_conversation = Thread(thread.id)  # loaded again from a store, say
     with pytest.raises(ThreadBusy, match=thread.id):
-        await other.drive(same_conversation)
+        await other.resume(same_conversation)
     assert (await drive).status == "done"
     assert other_agent.inputs == []
 
@@ -67,7 +67,7 @@ async def test_a_claim_taken_before_any_await_holds_the_thread_until_released(th
     assert claim is not None and claims.claim(thread.id) is None
     other, _, _ = make_loop(s.text_reply("never"))
     with pytest.raises(ThreadBusy):
-        await other.drive(thread)
+        await other.resume(thread)
 
     assert (await loop.send(thread, "hello", claim=claim)).status == "done"
     assert claims.holder(thread.id) is claim  # who claimed, releases

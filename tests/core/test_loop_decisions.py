@@ -67,7 +67,7 @@ async def test_a_second_decision_on_the_same_call_does_not_count(thread):
     digest = thread.awaiting["c1"].digest
     assert loop.decide(thread, "c1", Deny("no"), digest)
     assert not loop.decide(thread, "c1", Approve(), digest)  # a late click on the other button
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert ran == []
     assert "denied by the user: no" in results(thread)["c1"]
 
@@ -77,7 +77,7 @@ async def test_a_decision_on_a_finished_call_does_not_count(thread):
     await loop.send(thread, "refund 7")
     digest = thread.awaiting["c1"].digest
     loop.decide(thread, "c1", Approve(), digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert thread.awaiting == {} and thread.decisions == {}  # used up when the call got its result
     assert not loop.decide(thread, "c1", Approve(), digest)
     assert ran == [7]
@@ -101,14 +101,14 @@ async def test_an_approval_given_before_the_agent_changed_the_call_is_dropped_an
     thread.replace_messages(calls_changed_to(8, thread))  # the agent's snapshot: same call id, other arguments
 
     assert not loop.decide(thread, "c1", Approve(), old)  # a click on the old card counts no more
-    outcome = await loop.drive(thread)
+    outcome = await loop.resume(thread)
     assert outcome.status == "waiting"
     assert ran == []
     asked_again = recorder.of(AwaitingPerson)[-1]
     assert (asked_again.arguments, asked_again.digest) == ({"order_id": 8}, call_digest("refund", {"order_id": 8}))
 
     assert loop.decide(thread, "c1", Approve(), asked_again.digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert ran == [8]
 
 
@@ -119,7 +119,7 @@ async def test_an_approved_call_that_comes_back_with_other_arguments_asks_again_
     loop, _, recorder = waiting_refund(resend_changed, s.text_reply("ok"))
     await loop.send(thread, "refund")
     loop.decide(thread, "c1", Approve(), thread.awaiting["c1"].digest)
-    outcome = await loop.drive(thread)
+    outcome = await loop.resume(thread)
 
     assert ran == [7]  # once, as approved; not again with 8
     assert outcome.status == "waiting"
@@ -141,7 +141,7 @@ async def test_a_human_in_the_loop_answer_counts_only_as_an_answer_to_the_questi
     assert not loop.decide(thread, "c1", Approve(), question.digest)  # a question wants an answer
     assert not loop.decide(thread, "c1", Answer("yes"), call_digest("confirm_plan", {"steps": ["a"]}))
     assert loop.decide(thread, "c1", Answer("yes"), question.digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert results(thread)["c1"] == "yes"
 
 
@@ -153,7 +153,7 @@ async def test_an_interrupt_that_now_says_something_else_needs_a_new_decision(th
     assert loop.decide(thread, "int-1", Approve(), asked.digest)
 
     thread.interrupts = [Interrupt(id="int-1", reason="confirmation", message="Delete every file?")]
-    outcome = await loop.drive(thread)
+    outcome = await loop.resume(thread)
     assert outcome.status == "waiting"
     assert len(agent.inputs) == 1  # not resumed on the approval given to another question
     asked_again = recorder.of(AwaitingPerson)[-1]

@@ -321,11 +321,11 @@ async def test_a_call_cut_short_by_a_failing_stream_gets_exactly_one_error_resul
     assert_one_result_per_call(thread)
 
 
-async def test_driving_a_thread_with_nothing_to_do_sends_nothing(thread):
+async def test_resuming_a_thread_with_nothing_to_do_sends_nothing(thread):
     loop, agent, _ = make_loop(s.text_reply("hi"))
-    assert (await loop.drive(thread)).status == "done"  # empty thread
+    assert (await loop.resume(thread)).status == "done"  # empty thread
     await loop.send(thread, "hello")
-    assert (await loop.drive(thread)).status == "done"  # the agent already answered
+    assert (await loop.resume(thread)).status == "done"  # the agent already answered
     assert len(agent.inputs) == 1
 
 

@@ -194,7 +194,7 @@ async def test_a_before_tool_hook_runs_before_the_approval_so_the_person_sees_th
     (waiting,) = recorder.of(AwaitingPerson)
     assert waiting.arguments == {"amount": 100, "to": "bob"}
     loop.decide(thread, "c1", Approve(), waiting.digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert results(thread)["c1"] == "sent 100 to bob"
 
 

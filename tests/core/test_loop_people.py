@@ -42,7 +42,7 @@ async def test_a_call_that_needs_approval_waits_and_runs_once_approved(thread):
     assert len(agent.inputs) == 1
 
     assert loop.decide(thread, "c1", Approve(), waiting.digest)  # the digest binds it to the call shown
-    outcome = await loop.drive(thread)
+    outcome = await loop.resume(thread)
     assert outcome.status == "done"
     assert results(thread) == {"c1": "refunded order 7"}
     assert thread.messages[-1].content == "Results: refunded order 7"
@@ -59,7 +59,7 @@ async def test_approval_with_edited_arguments_runs_with_them_after_validating_th
     await loop.send(thread, "refund")
     loop.decide(thread, "c1", Approve(arguments={"order_id": 9}), thread.awaiting["c1"].digest)
     loop.decide(thread, "c2", Approve(arguments={"order_id": "nine"}), thread.awaiting["c2"].digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     outcome = results(thread)
     assert outcome["c1"] == "refunded order 9"
     assert outcome["c2"].startswith("Error:") and "order_id" in outcome["c2"]
@@ -81,7 +81,7 @@ async def test_a_denied_call_tells_the_agent_why_and_the_agent_continues(thread)
     )
     await loop.send(thread, "clean up")
     loop.decide(thread, "c1", Deny("that is the system folder"), thread.awaiting["c1"].digest)
-    outcome = await loop.drive(thread)
+    outcome = await loop.resume(thread)
     assert ran == []
     assert results(thread)["c1"] == "Error: denied by the user: that is the system folder"
     assert outcome.status == "done"
@@ -154,7 +154,7 @@ async def test_calls_that_need_no_person_are_not_held_back_by_one_that_waits(thr
     assert len(agent.inputs) == 1  # no follow-up until every call has its result
 
     loop.decide(thread, "c1", Approve(), thread.awaiting["c1"].digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert [m.tool_call_id for m in agent.inputs[1].messages if m.role == "tool"] == ["c1", "c2"]
 
 
@@ -197,7 +197,7 @@ async def test_a_human_in_the_loop_call_takes_the_persons_answer_as_its_result(t
     assert recorder.of(AwaitingPerson)[0].kind == "input"
 
     loop.decide(thread, "c1", Answer({"approved": True, "steps": ["a"]}), thread.awaiting["c1"].digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert results(thread)["c1"] == '{"approved": true, "steps": ["a"]}'
     assert agent.inputs[1].messages[-1].role == "tool"
 
@@ -224,7 +224,7 @@ async def test_a_questions_answer_function_gets_typed_arguments_and_a_typed_answ
     await loop.send(thread, "plan it")
     form = {"Pick a date": "on", "Write the post": "off"}  # a form's checkboxes, ticked and unticked
     assert loop.decide(thread, "c1", Answer(form), thread.awaiting["c1"].digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
 
     ((typed_steps, typed_answer),) = seen
     assert [step.description for step in typed_steps] == ["Pick a date", "Write the post"]
@@ -245,7 +245,7 @@ async def test_an_answer_that_does_not_fit_becomes_an_error_result_quoting_it(th
     )
     await loop.send(thread, "rate")
     loop.decide(thread, "c1", Answer("great"), thread.awaiting["c1"].digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     result = results(thread)["c1"]
     assert result.startswith("Error: the person's answer could not be used")
     assert "the answer to rate_it does not fit its type" in result and "they answered: great" in result
@@ -289,7 +289,7 @@ async def test_a_thread_waiting_for_approval_resumes_after_being_saved_and_loade
     restored = pickle.loads(pickle.dumps(thread))  # a restart, a reload, another worker
     fresh_loop, fresh_agent, _ = make_loop(reply_with_results(), tools=[approved_refund()], ask_person=True)
     fresh_loop.decide(restored, "c1", Approve(), restored.awaiting["c1"].digest)
-    outcome = await fresh_loop.drive(restored)
+    outcome = await fresh_loop.resume(restored)
     assert outcome.status == "done"
     assert results(restored) == {"c1": "refunded order 7"}
     assert fresh_agent.inputs[0].messages[-1].content == "refunded order 7"
@@ -323,7 +323,7 @@ async def test_an_agent_interrupt_waits_for_approval_and_the_next_run_resumes_it
     assert results(thread) == {}  # a backend tool: not run here
 
     assert loop.decide(thread, "c1", Approve(), waiting.digest)
-    outcome = await loop.drive(thread)
+    outcome = await loop.resume(thread)
     assert outcome.status == "done"
     (entry,) = agent.inputs[1].resume
     assert (entry.interrupt_id, entry.status, entry.payload) == ("int-1", "resolved", {"approved": True})
@@ -340,7 +340,7 @@ async def test_a_denied_interrupt_is_resumed_as_not_approved_with_the_reason(thr
     )
     await loop.send(thread, "delete")
     loop.decide(thread, "c1", Deny("I need it"), thread.awaiting["c1"].digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert agent.inputs[1].resume[0].payload == {"approved": False, "reason": "I need it"}
 
 
@@ -361,5 +361,5 @@ async def test_an_interrupt_asking_for_input_takes_the_answer_as_the_resume_payl
     await loop.send(thread, "book a trip")
     assert recorder.of(AwaitingPerson)[0].kind == "input"
     loop.decide(thread, "int-9", Answer({"city": "Paris"}), thread.awaiting["int-9"].digest)
-    await loop.drive(thread)
+    await loop.resume(thread)
     assert agent.inputs[1].resume[0].payload == {"city": "Paris"}

@@ -74,9 +74,9 @@ async def test_regenerating_or_editing_on_a_loop_busy_with_another_thread_leaves
     drive = asyncio.create_task(loop.send(thread, "this one is slow"))
     await asyncio.sleep(0.01)
 
-    with pytest.raises(RuntimeError, match="already driving"):
+    with pytest.raises(RuntimeError, match="already running"):
         await loop.regenerate(other)
-    with pytest.raises(RuntimeError, match="already driving"):
+    with pytest.raises(RuntimeError, match="already running"):
         await loop.edit(other, "q1", "changed")
     assert [(m.id, m.content) for m in other.messages] == before  # nothing removed by a refused request
 

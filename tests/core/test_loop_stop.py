@@ -117,8 +117,8 @@ async def test_a_second_drive_on_a_busy_loop_is_refused_clearly(thread):
     loop, _, recorder = make_loop(s.run(Pause(0.05), s.text("slow")))
     drive = asyncio.create_task(loop.send(thread, "one"))
     await asyncio.sleep(0.01)
-    with pytest.raises(RuntimeError, match="already driving"):
-        await loop.drive(thread)
+    with pytest.raises(RuntimeError, match="already running"):
+        await loop.resume(thread)
     await drive
     assert recorder.of(ToolExecutionStarted) == []
 

@@ -38,7 +38,7 @@ async def test_a_thread_waiting_for_approval_resumes_from_its_bookkeeping_as_jso
     assert restored.awaiting == thread.awaiting
     after_restart, agent, _ = make_loop(reply_with_results(), tools=tools, ask_person=True)
     assert after_restart.decide(restored, "c1", Approve(), card.digest)
-    assert (await after_restart.drive(restored)).status == "done"
+    assert (await after_restart.resume(restored)).status == "done"
     assert results(restored) == {"c1": "refunded order 7"}
     assert agent.inputs[0].messages[-1].content == "refunded order 7"
 

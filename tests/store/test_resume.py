@@ -28,7 +28,7 @@ async def test_a_thread_waiting_for_approval_resumes_in_a_new_store(store, open_
     assert [call.id for call in restored.unanswered_calls()] == ["c1"]
     after_restart = RunLoop(ScriptedAgent(s.text_reply("Refunded.")), tools(), ask_person=True)
     assert after_restart.decide(restored, "c1", Approve(), restored.awaiting["c1"].digest)
-    assert (await after_restart.drive(restored)).status == "done"
+    assert (await after_restart.resume(restored)).status == "done"
     assert [m.content for m in restored.messages if m.role == "tool"] == ["refunded 7"]
     assert restored.messages[-1].content == "Refunded."
 
@@ -44,7 +44,7 @@ async def test_a_decision_taken_before_the_restart_is_kept(store, open_store):
 
     restored = open_store().load("alice", thread.id)
     assert restored.decisions == {"c1": Approve({"order_id": 8})}
-    assert (await RunLoop(ScriptedAgent(s.text_reply("Done.")), tools(), ask_person=True).drive(restored)).status == "done"
+    assert (await RunLoop(ScriptedAgent(s.text_reply("Done.")), tools(), ask_person=True).resume(restored)).status == "done"
     assert [m.content for m in restored.messages if m.role == "tool"] == ["refunded 8"]
 
 
@@ -61,7 +61,7 @@ async def test_an_agent_interrupt_waiting_for_a_person_resumes_in_a_new_store(st
     agent = ScriptedAgent(resumed)
     loop = RunLoop(agent, ask_person=True)
     assert loop.decide(restored, "c1", Approve(), restored.awaiting["c1"].digest)
-    assert (await loop.drive(restored)).status == "done"
+    assert (await loop.resume(restored)).status == "done"
     assert agent.inputs[0].resume[0].interrupt_id == "int-1"
     assert restored.interrupts == []
 

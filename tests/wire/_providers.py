@@ -164,7 +164,7 @@ class Session:
         """The person decides on the one call that waits for them; the turn goes on."""
         [waiting] = self.of(AwaitingPerson)[-1:]
         assert self.loop.decide(self.thread, waiting.call_id, decision, waiting.digest)
-        return await asyncio.wait_for(self.loop.drive(self.thread), TURN_TIMEOUT)
+        return await asyncio.wait_for(self.loop.resume(self.thread), TURN_TIMEOUT)
 
     async def retry(self) -> TurnOutcome:
         """The person presses Retry after an error."""

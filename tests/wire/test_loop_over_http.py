@@ -50,7 +50,7 @@ async def test_a_remote_agents_approval_interrupt_waits_for_a_person_and_resumes
     assert waiting.kind == "approval"
 
     assert loop.decide(thread, DELETE_CALL_ID, Approve(), waiting.digest)
-    outcome = await asyncio.wait_for(loop.drive(thread), TURN_TIMEOUT)
+    outcome = await asyncio.wait_for(loop.resume(thread), TURN_TIMEOUT)
     assert outcome.status == "done"
     resumed = json.loads(peer.requests[-1].body)
     assert resumed["resume"][0]["payload"] == {"approved": True}

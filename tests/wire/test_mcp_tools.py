@@ -65,7 +65,7 @@ class Page:
     async def decide(self, decision: Approve | Deny) -> str:
         waiting = self.asked[-1]
         assert self.loop.decide(self.thread, waiting.call_id, decision, waiting.digest)
-        outcome = await asyncio.wait_for(self.loop.drive(self.thread), TURN_TIMEOUT)
+        outcome = await asyncio.wait_for(self.loop.resume(self.thread), TURN_TIMEOUT)
         return outcome.status
 
     def said(self) -> list[str]:

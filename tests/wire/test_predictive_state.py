@@ -65,7 +65,7 @@ async def test_the_document_grows_in_the_state_as_the_dojo_server_writes_it_then
     (question,) = waiting
     assert question.tool_name == "confirm_changes"
     assert loop.decide(thread, question.call_id, Answer({"accepted": True}), question.digest)
-    outcome = await asyncio.wait_for(loop.drive(thread), TURN_TIMEOUT)
+    outcome = await asyncio.wait_for(loop.resume(thread), TURN_TIMEOUT)
 
     assert outcome.status == "done"
     assert thread.messages[-1].content == "Ok!"

@@ -7,10 +7,10 @@ from . import _thread_runs as thread_runs
 from ._browser_answers import deliver as deliver_browser_answer
 from ._browser_answers import without_browser
 from ._cluster import cluster, worker
-from ._driving import Decide, Edit, Regenerate, Retry, SendMessage, page_context, work
 from ._keeping import KEPT_EVERY, Keeper, cut_off, load, resumed, written
 from ._session_states import SessionStates
 from ._tab import Refused, Tab
+from ._work import Decide, Edit, Regenerate, Retry, SendMessage, page_context, work
 
 __all__ = [
     "KEPT_EVERY",

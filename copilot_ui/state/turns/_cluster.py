@@ -1,4 +1,4 @@
-"""Several workers: a click handled by one reaches the run of a thread that another worker drives.
+"""Several workers: a click handled by one reaches the run of a thread that another worker runs.
 
 With Reflex's Redis state manager (REDIS_URL) an app runs several backend workers, and a person's
 clicks land on whichever holds their tab's connection. Each turn is noted in Redis under its
@@ -24,7 +24,7 @@ logger = logging.getLogger("copilot_ui.state")
 
 LEASE_MS = 15_000  # a turn's note lives this long unless its worker renews it
 RENEW_EVERY = 5.0
-_DRIVE = "copilot_ui:drive:"
+_LEASE = "copilot_ui:drive:"  # (the key operators find in the docs: kept)
 _INBOX = "copilot_ui:worker:"
 _EVERYONE = "copilot_ui:everyone"
 CROSSED = "copilot_ui:crossed"  # a Redis hash: controls handed to another worker, by kind
@@ -35,7 +35,7 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 def worker() -> str:
     """This worker's id, `<process id>-<random>`: made in the worker itself (workers are forked from a process that
     imported this module), so that a worker respawned under the same process id is another; the process id tells the
-    people who run the app which process drives a conversation."""
+    people who run the app which process runs a conversation."""
     global _WORKER
     if _WORKER is None or _WORKER[0] != os.getpid():
         _WORKER = (os.getpid(), f"{os.getpid()}-{uuid.uuid4().hex[:8]}")
@@ -59,9 +59,9 @@ class Cluster:
             self._listening = asyncio.ensure_future(self._listen())
 
     async def claim(self, thread_id: str) -> bool:
-        """Note that this worker drives the thread (False: another worker does)."""
-        self.listen()  # (a worker driving a thread takes the controls other workers send for it)
-        taken = await self._redis.set(_DRIVE + thread_id, worker(), nx=True, px=LEASE_MS)
+        """Note that this worker runs the thread (False: another worker does)."""
+        self.listen()  # (a worker running a thread takes the controls other workers send for it)
+        taken = await self._redis.set(_LEASE + thread_id, worker(), nx=True, px=LEASE_MS)
         if taken:
             self._leases[thread_id] = asyncio.ensure_future(self._renew(thread_id))
         return bool(taken)
@@ -72,20 +72,20 @@ class Cluster:
         if lease is not None:
             lease.cancel()
         with contextlib.suppress(Exception):
-            if await self._redis.get(_DRIVE + thread_id) in (worker(), worker().encode()):
-                await self._redis.delete(_DRIVE + thread_id)
+            if await self._redis.get(_LEASE + thread_id) in (worker(), worker().encode()):
+                await self._redis.delete(_LEASE + thread_id)
 
-    async def driver(self, thread_id: str) -> str | None:
-        """The worker driving this thread now, if any."""
-        value = await self._redis.get(_DRIVE + thread_id)
+    async def worker_running(self, thread_id: str) -> str | None:
+        """The worker running this thread now, if any."""
+        value = await self._redis.get(_LEASE + thread_id)
         return value.decode() if isinstance(value, bytes) else value
 
     async def send(self, thread_id: str, control: dict[str, Any]) -> bool:
-        """Hand a control to the worker driving the thread; False when no other worker drives it."""
-        driving = await self.driver(thread_id)
-        if driving is None or driving == worker():
+        """Hand a control to the worker running the thread; False when no other worker runs it."""
+        running = await self.worker_running(thread_id)
+        if running is None or running == worker():
             return False
-        delivered = await self._redis.publish(_INBOX + driving, json.dumps({**control, "thread": thread_id}))
+        delivered = await self._redis.publish(_INBOX + running, json.dumps({**control, "thread": thread_id}))
         if delivered:  # how many controls crossed workers, by kind: for the people who run the app
             with contextlib.suppress(Exception):
                 await self._redis.hincrby(CROSSED, str(control.get("kind")), 1)
@@ -99,7 +99,7 @@ class Cluster:
         while True:
             await asyncio.sleep(RENEW_EVERY)
             with contextlib.suppress(Exception):
-                await self._redis.set(_DRIVE + thread_id, worker(), xx=True, px=LEASE_MS)
+                await self._redis.set(_LEASE + thread_id, worker(), xx=True, px=LEASE_MS)
 
     async def _listen(self) -> None:
         while True:  # a lost connection to Redis is taken up again

@@ -2,7 +2,7 @@
 
 A save happens before each agent run (the loop's commit) and when a turn ends, never per token;
 while a reply streams, every KEPT_EVERY seconds at most, so that a crash loses at most the words of
-the last KEPT_EVERY (`_driving`); and when the server stops, at once. The thread is read at once,
+the last KEPT_EVERY (`_work`); and when the server stops, at once. The thread is read at once,
 on the event loop (the SQL store serializes it: a fraction of a millisecond for a short
 conversation); the write goes to the store's writer, a thread of its own that writes in
 the order the saves were made, and nothing waits for it but a load of the same conversation. Waiting

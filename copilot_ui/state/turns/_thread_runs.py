@@ -75,7 +75,7 @@ class Closing:
 async def holder(thread_id: str) -> ThreadRun | Elsewhere | Closing | None:
     """What holds the thread now: this worker's turn, another worker's, or a turn writing it back (None: nothing, a
     new turn may claim it)."""
-    if await driven_elsewhere(thread_id):
+    if await runs_elsewhere(thread_id):
         return Elsewhere(thread_id)
     claim = claims.holder(thread_id)
     if claim is None:
@@ -96,13 +96,13 @@ def all_running() -> list[ThreadRun]:
     return [thread_run for claim in claims.held() if (thread_run := running(claim.thread_id)) is not None]
 
 
-async def driven_elsewhere(thread_id: str) -> bool:
+async def runs_elsewhere(thread_id: str) -> bool:
     """Another worker runs this thread now."""
     group = cluster()
     if group is None:
         return False
     group.listen()  # (asked at every request: from then on this worker takes what other workers send it)
-    return (await group.driver(thread_id)) not in (None, worker())
+    return (await group.worker_running(thread_id)) not in (None, worker())
 
 
 async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
@@ -110,7 +110,7 @@ async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
     LEASE_MS after the worker's last renewal: nothing else tells a dead worker from a busy one). False after `within`
     seconds of waiting."""
     deadline = asyncio.get_running_loop().time() + within
-    while await driven_elsewhere(thread_id):
+    while await runs_elsewhere(thread_id):
         if asyncio.get_running_loop().time() >= deadline:
             return False
         await asyncio.sleep(LOOK_EVERY)

@@ -287,7 +287,7 @@ async def _act(thread_run: thread_runs.ThreadRun, request: Request) -> TurnOutco
                 thread, request.text, message_id=request.message_id, claim=claim, attachments=request.attachments
             )
         case Decide():  # recorded already: the turn goes on from it
-            return await loop.drive(thread, claim=claim)
+            return await loop.resume(thread, claim=claim)
         case Regenerate():
             last = next((message for message in reversed(thread.messages) if message.role == "user"), None)
             if last is not None:
