@@ -6,6 +6,9 @@ import os
 import signal
 import socket
 import subprocess
+import time
+
+GRACE_AFTER_PARENT = 5.0  # seconds the rest of a stopped server's group may take to exit before it is killed
 
 # Headless Chromium as the browser tests and benchmarks run it (as root in a container: no sandbox).
 CHROMIUM_ARGS = [
@@ -39,7 +42,18 @@ def stop_group(process: subprocess.Popen[bytes], first: signal.Signals = signal.
             process.wait(wait)
         except subprocess.TimeoutExpired:
             continue
+    _until_group_gone(process.pid, GRACE_AFTER_PARENT)  # (a server's workers finish stopping after it: kept turns)
     try:
         os.killpg(process.pid, signal.SIGKILL)  # a worker left behind must not keep the port
     except ProcessLookupError:
         pass
+
+
+def _until_group_gone(group: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
