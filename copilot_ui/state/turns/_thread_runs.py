@@ -80,14 +80,18 @@ async def holder(thread_id: str) -> ThreadRun | Elsewhere | Closing | None:
     claim = claims.holder(thread_id)
     if claim is None:
         return None
-    thread_run = claim.run_by
-    return thread_run if isinstance(thread_run, ThreadRun) and not thread_run.left else Closing(claim)
+    thread_run = _running_under(claim)
+    return thread_run if thread_run is not None else Closing(claim)
 
 
 def running(thread_id: str) -> ThreadRun | None:
     """The turn working on this thread on this worker now, if any."""
     claim = claims.holder(thread_id)
-    thread_run = claim.run_by if claim is not None else None
+    return _running_under(claim) if claim is not None else None
+
+
+def _running_under(claim: Claim) -> ThreadRun | None:
+    thread_run = claim.run_by
     return thread_run if isinstance(thread_run, ThreadRun) and not thread_run.left else None
 
 

@@ -141,9 +141,8 @@ def _taken_by(running: thread_runs.ThreadRun, request: Request, conversation: Co
         case SendMessage():  # it goes with the turn's next run
             return running.take_message(request.message_id, request.text, request.attachments)
         case Decide():  # the turn acts on it at once
-            call_id = conversation.call_of(request.item_id)
+            call_id = _call_decided(conversation, request)
             if call_id is None:
-                logger.warning("a decision named no card of this conversation (%r); ignored", request.item_id)
                 return True
             running.loop.decide(running.thread, call_id, request.decision, request.digest)
             return running.loop.accepting(running.thread)
@@ -165,11 +164,16 @@ async def _taken_elsewhere(request: Request, thread: Thread, conversation: Conve
 
 def _decided(thread: Thread, conversation: Conversation, request: Decide) -> bool:
     """Record the decision for a new turn to act on: whether it counts (the call waits, as it was shown)."""
+    call_id = _call_decided(conversation, request)
+    return call_id is not None and thread.decide(call_id, request.decision, request.digest)
+
+
+def _call_decided(conversation: Conversation, request: Decide) -> str | None:
+    """The call of the card the decision names (None, logged: no card of this conversation)."""
     call_id = conversation.call_of(request.item_id)
     if call_id is None:
         logger.warning("a decision named no card of this conversation (%r); ignored", request.item_id)
-        return False
-    return thread.decide(call_id, request.decision, request.digest)
+    return call_id
 
 
 def begin(
