@@ -3,8 +3,8 @@ worker (a lease in Redis, `_cluster`). Every question of "is this thread running
 
 A turn is claimed synchronously on this worker (no await between looking and claiming), so two clicks can never
 start two turns of one thread. When a turn ends it first leaves (a new click then waits for it instead of joining
-it), but the thread is only released once the ending turn has written it back: a new turn waits for `closing`
-before it reads the thread, and another worker for the lease, which goes once the write has landed.
+it), but the thread is only released once the ending turn has written it back: a new turn waits for that (`holder`
+answers `Closing`) before it reads the thread, and another worker for the lease, which goes once the write has landed.
 """
 
 from __future__ import annotations
