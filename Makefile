@@ -53,13 +53,18 @@ lint: install
 	$(BIN)/ruff format --check .
 	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(BIN)/pyright
 
-# Chromium for the browser tests: the system's where present; Debian's package when root; Playwright's otherwise.
+# Chromium for the browser tests: the system's where present; Debian's packages when root (its headless shell, the
+# same browser for less CPU, where the release has it); Playwright's otherwise.
 browser:
-	@if [ -x /usr/bin/chromium ]; then :; \
+	@if [ -x /usr/bin/chromium ] || [ -x /usr/bin/chromium-headless-shell ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "Installing Debian's chromium for the browser tests"; \
 		$(call apt_install,chromium); \
 	else $(BIN)/playwright install chromium; fi
+	@if [ ! -x /usr/bin/chromium-headless-shell ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium-headless-shell for the browser tests"; \
+		$(call apt_install,chromium-headless-shell) || echo "No chromium-headless-shell here: the tests use chromium"; \
+	fi
 
 # PostgreSQL and redis-server for the store's tests (which start throwaway servers of their own): Debian's packages
 # when root; elsewhere the tests that need them are skipped, saying why.

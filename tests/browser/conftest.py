@@ -36,6 +36,7 @@ from tests.hostile_agent import HostileAgent, start_hostile_agent
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm packages
 EXTRAS = "tests.browser._app_extras"
+SYSTEM_CHROMIUMS = (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))  # Debian's packages
 _BUILT: list[Path] = []  # the build folders served so far in this session, with the frontend's packages installed
 
 
@@ -212,11 +213,10 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Headless Chromium: the system's where present, Playwright's own otherwise."""
-    system = Path("/usr/bin/chromium")
-    launched = playwright.chromium.launch(
-        executable_path=str(system) if system.exists() else None, headless=True, args=CHROMIUM_ARGS
-    )
+    """Headless Chromium: the system's where present (its headless shell first: the same browser for a fifth less
+    CPU), Playwright's own otherwise."""
+    system = next((path for path in SYSTEM_CHROMIUMS if path.exists()), None)
+    launched = playwright.chromium.launch(executable_path=system, headless=True, args=CHROMIUM_ARGS)
     yield launched
     launched.close()
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests._npm import npm_package
 from tests.browser import test_accessibility as accessibility
-from tests.browser._person import TURN_TIMEOUT, ask, copilot, dialog, replies
+from tests.browser._person import TURN_TIMEOUT, ask, copilot, dialog, hydrated, replies
 from tests.browser.conftest import ServedApp, Tabs, _served
 
 EXTRAS = "tests.browser._task_extras"
@@ -32,9 +32,14 @@ def axe() -> str:
 
 
 def opened(tabs: Tabs, app: ServedApp, path: str) -> Page:
+    """The page, its state come from the server: a click before that does nothing (the HTML is served first)."""
     page = tabs.open(app.url)
     page.goto(path)
     expect(page.get_by_role("heading", level=1)).to_be_visible()
+    if path == "/tasks":  # (no copilot on it: the order it shows has come)
+        expect(page.locator("#status-1042")).to_have_text("Shipped")
+    else:
+        hydrated(page)
     return page
 
 

@@ -15,10 +15,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from copilot_ui.state.turns import KEPT_EVERY
-
 from .._sqlite_lock import write_lock_held
 from ._crafted import COPILOT_STATE, CraftedEvents
+from ._kept import thread_id, until_kept
 from ._person import ask, card, copilot, dialog, hydrated, idle, order_status, replies
 from .conftest import Tabs, _served
 
@@ -34,10 +33,6 @@ def conversations(page: Page):
 def entry(listed, title: str):
     """The button that opens a listed conversation (its title, then when it changed)."""
     return listed.locator(".cui-thread-open").filter(has_text=title)
-
-
-def thread_id(page: Page) -> str:
-    return page.evaluate("sessionStorage.getItem('cui_thread')") or ""
 
 
 def test_the_list_keeps_old_conversations_and_switches_between_them(page: Page):
@@ -101,8 +96,7 @@ def _waiting_approval_survives(page: Page, demo_server, stop: signal.Signals, or
     page.goto("/")
     ask(page, f"refund order {order.lstrip('#')}")
     expect(dialog(page)).to_be_visible(timeout=20_000)
-    if stop == signal.SIGKILL:  # a kill may cost what the last KEPT_EVERY showed (the store writes after the page shows)
-        page.wait_for_timeout(KEPT_EVERY * 1000)
+    until_kept(demo_server.env["COPILOT_STORE_URL"], thread_id(page), "refund_order")  # (the store writes after the page shows)
     demo_server.restart(stop)
 
     page.reload()

@@ -1,11 +1,11 @@
 """What was streamed stays: a reply cut off by the server stopping keeps the words the person read, and Retry goes on.
 
-The agent is the tests' story teller (`_app_extras`): a word every 100 ms, and, like a model that
-sees its own reply cut off, it goes on from where that reply ends. The server is stopped while it
-tells the story, gracefully (SIGTERM: every word shown is kept), asked to stop and killed before it exits
-(as dev mode's reload kills a slow worker: every word shown is kept too) or killed (SIGKILL: every word
-shown up to KEPT_EVERY before the kill is kept). After the restart the reply is there as far as it went,
-with "Interrupted" after it; Retry has the agent go on, and the two parts are the story, each word once.
+The agent is the tests' story teller (`_app_extras`): a word every 100 ms, and, like a model that sees its own reply
+cut off, it goes on from where that reply ends. The server is stopped while it tells the story, gracefully (SIGTERM:
+every word shown is kept), asked to stop and killed before it exits (as dev mode's reload kills a slow worker: every
+word shown is kept too) or killed (SIGKILL: the words the store had kept, which a streaming reply's are every
+KEPT_EVERY). After the restart the reply is there as far as it went, with "Interrupted" after it; Retry has the agent
+go on, and the two parts are the story, each word once.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import signal
 import pytest
 from playwright.sync_api import Page, expect
 
-from copilot_ui.state.turns import KEPT_EVERY
-
+from ._kept import thread_id, until_kept
 from ._person import TURN_TIMEOUT, ask, copilot, hydrated, idle, kinds, replies, text_of
 from ._story import STORY
 from .conftest import Tabs
@@ -40,7 +39,7 @@ def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_o
     live = page.locator('[data-kind="live"]')
     expect(live).to_contain_text("blue book", timeout=TURN_TIMEOUT)
     read = text_of(live)
-    page.wait_for_timeout((KEPT_EVERY + 0.5) * 1000)  # a kill may cost the words of the last KEPT_EVERY at most
+    until_kept(demo_server.env["COPILOT_STORE_URL"], thread_id(page), read)  # (kept while it streams: no turn ended)
     shown = text_of(live)
     assert len(shown) < len(STORY) - 20, "the story ended before the server stopped: nothing to cut off"
     demo_server.restart(stop, killed_after=killed_after)

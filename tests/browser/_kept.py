@@ -1,0 +1,45 @@
+"""What the served app's store has kept, read from its SQLite file as another process reads it: a test that kills
+the server waits until what it checks afterwards is kept, instead of for a fixed time that a busy machine outlasts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+KEPT_WITHIN = 20  # seconds: the store's writer, on a busy two-core machine
+
+
+def thread_id(page: Page) -> str:
+    """The conversation the tab shows."""
+    return page.evaluate("sessionStorage.getItem('cui_thread')") or ""
+
+
+def until_kept(database: str | Path, thread: str, found: str, *, seconds: float = KEPT_WITHIN) -> None:
+    """Until a message of the conversation the store keeps has `found` in its text, or a call of it waiting for the
+    person is that tool's."""
+    deadline = time.monotonic() + seconds
+    while not _kept(Path(database), thread, found):
+        assert time.monotonic() < deadline, f"{found!r} was not kept in the store within {seconds:g} s"
+        time.sleep(0.1)
+
+
+def _kept(database: Path, thread: str, found: str) -> bool:
+    try:
+        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as reader:
+            books = [book for (book,) in reader.execute("SELECT bookkeeping FROM copilot_threads WHERE id = ?", (thread,))]
+            bodies = [
+                body
+                for (body,) in reader.execute(
+                    "SELECT body FROM copilot_messages JOIN copilot_threads ON thread_pk = pk WHERE id = ?", (thread,)
+                )
+            ]
+    except sqlite3.OperationalError:  # no file or tables yet, or the writer holds the database a moment
+        return False
+    said = (json.loads(body).get("content") for body in bodies)
+    waiting = (waits["tool_name"] for book in books for waits in json.loads(book).get("awaiting", []))
+    return any(isinstance(text, str) and found in text for text in said) or found in waiting
