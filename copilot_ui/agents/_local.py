@@ -48,10 +48,13 @@ class LocalAgent(Agent):
         return str(getattr(self.agent.model, "model_name", "") or "")
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        from pydantic_ai.ui import StateHandler
         from pydantic_ai.ui.ag_ui import AGUIAdapter
 
-        adapter = AGUIAdapter(agent=self.agent, run_input=run_input, accept="text/event-stream")
         deps = self._deps(run_input) if self._deps is not None else None
+        if run_input.state and not isinstance(deps, StateHandler):  # (pydantic-ai would ignore it, warning every run)
+            run_input = run_input.model_copy(update={"state": {}})
+        adapter = AGUIAdapter(agent=self.agent, run_input=run_input, accept="text/event-stream")
         native = adapter.run_stream_native(deps=deps, instructions=context_instructions(run_input))
         if self._explain_error is not None:
             native = explained(native, self._explain_error)

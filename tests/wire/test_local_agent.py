@@ -4,6 +4,7 @@ through pydantic-ai's AG-UI adapter."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import pytest
 from ag_ui.core import Context, Tool
@@ -35,6 +36,17 @@ async def test_hello_gets_a_reply_streamed_in_many_deltas(agent: LocalAgent):
     assert len(of_type(events, "TEXT_MESSAGE_CONTENT")) > 5
     assert roles(thread.messages) == ["user", "assistant"]
     assert thread.messages[-1].content.startswith("Hello! I'm the demo copilot")
+    assert outcome(thread).kind == "success"
+
+
+async def test_a_thread_with_state_runs_an_agent_that_takes_none_without_a_warning(agent: LocalAgent):
+    thread = thread_saying("hello")
+    thread.state = {"orders": ["#1042"]}  # (left by an agent that shared state with the page)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pydantic-ai warned on every run that it ignored the state
+        await apply_run(agent, run_input(thread), thread)
+
     assert outcome(thread).kind == "success"
 
 
