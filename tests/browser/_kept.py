@@ -28,18 +28,24 @@ def until_kept(database: str | Path, thread: str, found: str, *, seconds: float 
         time.sleep(0.1)
 
 
+def kept_texts(database: str | Path, thread: str) -> list[str]:
+    """The texts of the conversation's messages as the store keeps them now (what a failed check shows)."""
+    return [text for text in _read(Path(database), thread)[0] if isinstance(text, str)]
+
+
 def _kept(database: Path, thread: str, found: str) -> bool:
+    said, waiting = _read(database, thread)
+    return any(isinstance(text, str) and found in text for text in said) or found in waiting
+
+
+def _read(database: Path, thread: str) -> tuple[list[object], list[str]]:
+    """The contents of the conversation's messages, and the tools of its calls waiting for the person."""
     try:
         with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as reader:
             books = [book for (book,) in reader.execute("SELECT bookkeeping FROM copilot_threads WHERE id = ?", (thread,))]
-            bodies = [
-                body
-                for (body,) in reader.execute(
-                    "SELECT body FROM copilot_messages JOIN copilot_threads ON thread_pk = pk WHERE id = ?", (thread,)
-                )
-            ]
+            query = "SELECT body FROM copilot_messages JOIN copilot_threads ON thread_pk = pk WHERE id = ? ORDER BY position"
+            bodies = [body for (body,) in reader.execute(query, (thread,))]
     except sqlite3.OperationalError:  # no file or tables yet, or the writer holds the database a moment
-        return False
-    said = (json.loads(body).get("content") for body in bodies)
-    waiting = (waits["tool_name"] for book in books for waits in json.loads(book).get("awaiting", []))
-    return any(isinstance(text, str) and found in text for text in said) or found in waiting
+        return [], []
+    waiting = [waits["tool_name"] for book in books for waits in json.loads(book).get("awaiting", [])]
+    return [json.loads(body).get("content") for body in bodies], waiting

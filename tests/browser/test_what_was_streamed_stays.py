@@ -15,7 +15,7 @@ import signal
 import pytest
 from playwright.sync_api import Page, expect
 
-from ._kept import thread_id, until_kept
+from ._kept import kept_texts, thread_id, until_kept
 from ._person import TURN_TIMEOUT, ask, copilot, hydrated, idle, kinds, replies, text_of
 from ._story import STORY
 from .conftest import Tabs
@@ -49,7 +49,8 @@ def test_a_reply_cut_off_by_the_server_stopping_keeps_its_words_and_retry_goes_o
     expect(interrupted).to_contain_text(INTERRUPTED, timeout=TURN_TIMEOUT)
     expect(replies(page)).to_have_count(1)
     kept = text_of(replies(page).first)
-    assert kept.startswith(shown if stop == signal.SIGTERM else read), f"words the person read were lost: {kept!r}"
+    stored = kept_texts(demo_server.env["COPILOT_STORE_URL"], thread_id(page))
+    assert kept.startswith(shown if stop == signal.SIGTERM else read), f"words read were lost: {kept!r} (stored: {stored})"
     assert STORY.startswith(kept)
     assert kinds(page) == ["user", "assistant", "error"]  # the notice follows the words
 
