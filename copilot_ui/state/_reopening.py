@@ -45,7 +45,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
         wanted = state.thread_id
     if elsewhere and held is not None and not await _until_run_nowhere_else(state, held):  # (elsewhere: held is not None)
         return
-    stored = await load(store, owner, wanted) if wanted and store is not None else None
+    stored = await thread_runs.load_latest(store, owner, wanted) if wanted and store is not None else None
     if stored is None:
         async with state:
             if _id_of(state.get_value("_thread")) != _id_of(held):

@@ -21,7 +21,7 @@ from ._reopening import opened, run_of_another_session, runs_elsewhere
 from ._tab_conversation import switch
 from .declarations import copilot
 from .sink import BrowserEvent, script_event
-from .turns import load, written
+from .turns import thread_runs, written
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -64,7 +64,7 @@ class ThreadsState(rx.State):
         async with self:
             owner = await self._owner()
         store = await copilot.open_store()
-        stored = await load(store, owner, str(thread_id)) if store is not None else None
+        stored = await thread_runs.load_latest(store, owner, str(thread_id)) if store is not None else None
         if stored is None:
             return
         thread, conversation, texts = opened(stored)

@@ -5,10 +5,15 @@ Reflex's event processor and the real run loop (copilot_ui.testing), the agent s
 from __future__ import annotations
 
 import asyncio
+import threading
 
-from copilot_ui.core import Claim, claims
+from ag_ui.core import AssistantMessage
+
+from copilot_ui.core import Claim, Thread, claims
 from copilot_ui.state import CopilotState
-from copilot_ui.state.turns import thread_runs
+from copilot_ui.state.turns import Keeper, thread_runs
+from copilot_ui.state.view import Conversation
+from copilot_ui.store import SQLThreadStore, StoredThread
 from copilot_ui.testing import CopilotSession
 
 
@@ -39,3 +44,38 @@ def test_a_message_to_a_thread_held_elsewhere_in_the_process_waits_for_it_and_is
 
     app.call(release())
     assert copilot.replies == ["Hello.", "Now that it is free: hello again."]
+
+
+def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tmp_path):
+    """Opened from the list (or on a reload) just as the turn working on it ends: the copy read from the store may
+    miss the turn's last save, and the turn no longer shows the thread, so what was read is what the person sees."""
+
+    async def opened_as_the_turn_ends() -> str:
+        store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
+        keeper = Keeper(store, "alice", "default")
+        thread = Thread(store.create("alice", agent="default").id)
+        conversation = Conversation.of(thread.id)
+        thread.add_user_message("tell me a story", "u1")
+        thread.add_message(AssistantMessage(id="a1", content="Once upon"))
+        await keeper.save(thread, conversation, running=True)  # kept while it streamed
+        ending = claims.claim(thread.id)  # its turn has left, and writes the thread back now
+        assert ending is not None
+        read = threading.Event()
+        read_now = store.load_with_notes
+
+        def read_then_turn_ends(owner: str, thread_id: str) -> StoredThread | None:
+            stored = read_now(owner, thread_id)
+            read.set()
+            return stored
+
+        store.load_with_notes = read_then_turn_ends  # type: ignore[method-assign]
+        opening = asyncio.ensure_future(thread_runs.load_latest(store, "alice", thread.id))
+        await asyncio.to_thread(read.wait, 10)
+        thread.replace_messages([*thread.messages[:-1], AssistantMessage(id="a1", content="Once upon a time.")])
+        keeper.save(thread, conversation, running=False)  # the turn's last save, on its way
+        ending.release()
+        stored = await asyncio.wait_for(opening, 10)
+        assert stored is not None
+        return str(stored.thread.messages[-1].content)
+
+    assert asyncio.run(opened_as_the_turn_ends()) == "Once upon a time."

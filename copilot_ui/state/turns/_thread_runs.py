@@ -15,9 +15,10 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from ...core import Attachment, Claim, RunLoop, Thread, claims
+from ...store import StoredThread, ThreadStore
 from ..sink import ViewSink
 from ._cluster import cluster, worker
-from ._keeping import Keeper
+from ._keeping import Keeper, load
 from ._tab import Tab
 
 WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new turn waits for another worker's turn of the thread to end
@@ -119,6 +120,21 @@ async def over_elsewhere(thread_id: str, within: float = math.inf) -> bool:
             return False
         await asyncio.sleep(LOOK_EVERY)
     return True
+
+
+async def load_latest(store: ThreadStore, owner: str, thread_id: str) -> StoredThread | None:
+    """The owner's stored thread with the last words of a turn that ended while it was read: that turn's last save
+    was not in the copy read, so it is read again once the turn has written the thread back. Not inside a locked
+    block of a tab: it may wait for a turn's end, which shows in its own tab."""
+    while True:
+        here, elsewhere = claims.holder(thread_id), await runs_elsewhere(thread_id)
+        stored = await load(store, owner, thread_id)
+        if stored is None:
+            return None
+        if here is not None and running(thread_id) is None:
+            await asyncio.shield(here.ended())  # (written back then, or on its way: `load` waits for that write)
+        elif not elsewhere or await runs_elsewhere(thread_id):
+            return stored  # (a turn still working on it shows the thread as it has it)
 
 
 async def claim(thread_id: str) -> Claim | None:
