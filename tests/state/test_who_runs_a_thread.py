@@ -9,8 +9,10 @@ import threading
 
 from ag_ui.core import AssistantMessage
 
-from copilot_ui.core import Claim, Thread, claims
+from copilot_ui.agents import ScriptedAgent, Scrubber
+from copilot_ui.core import Claim, RunLoop, Thread, claims
 from copilot_ui.state import CopilotState
+from copilot_ui.state.sink import ViewSink, ViewUpdate
 from copilot_ui.state.turns import Keeper, thread_runs
 from copilot_ui.state.view import Conversation
 from copilot_ui.store import SQLThreadStore, StoredThread
@@ -58,24 +60,33 @@ def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tm
         thread.add_user_message("tell me a story", "u1")
         thread.add_message(AssistantMessage(id="a1", content="Once upon"))
         await keeper.save(thread, conversation, running=True)  # kept while it streamed
-        ending = claims.claim(thread.id)  # its turn has left, and writes the thread back now
-        assert ending is not None
-        read = threading.Event()
+        claim = claims.claim(thread.id)
+        assert claim is not None
+        sink = ViewSink(_shown_nowhere, thread, conversation, scrubber=Scrubber())
+        turn = thread_runs.begin(claim, thread, RunLoop(ScriptedAgent()), sink, None, keeper)  # type: ignore[arg-type]
+        read, turn_left = threading.Event(), threading.Event()
         read_now = store.load_with_notes
 
-        def read_then_turn_ends(owner: str, thread_id: str) -> StoredThread | None:
+        def read_as_the_turn_ends(owner: str, thread_id: str) -> StoredThread | None:
             stored = read_now(owner, thread_id)
             read.set()
+            turn_left.wait(10)
             return stored
 
-        store.load_with_notes = read_then_turn_ends  # type: ignore[method-assign]
+        store.load_with_notes = read_as_the_turn_ends  # type: ignore[method-assign]
         opening = asyncio.ensure_future(thread_runs.load_latest(store, "alice", thread.id))
         await asyncio.to_thread(read.wait, 10)
+        thread_runs.leave(turn)  # its work is over: it writes the thread back now
+        turn_left.set()
         thread.replace_messages([*thread.messages[:-1], AssistantMessage(id="a1", content="Once upon a time.")])
-        keeper.save(thread, conversation, running=False)  # the turn's last save, on its way
-        ending.release()
+        saved = keeper.save(thread, conversation, running=False)
+        await thread_runs.hand_over(turn, saved)
         stored = await asyncio.wait_for(opening, 10)
         assert stored is not None
         return str(stored.thread.messages[-1].content)
 
     assert asyncio.run(opened_as_the_turn_ends()) == "Once upon a time."
+
+
+async def _shown_nowhere(shown: ViewUpdate) -> None:
+    pass

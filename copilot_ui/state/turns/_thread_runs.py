@@ -131,10 +131,18 @@ async def load_latest(store: ThreadStore, owner: str, thread_id: str) -> StoredT
         stored = await load(store, owner, thread_id)
         if stored is None:
             return None
-        if here is not None and running(thread_id) is None:
+        if here is not None and not here.released and _left(here):
             await asyncio.shield(here.ended())  # (written back then, or on its way: `load` waits for that write)
-        elif not elsewhere or await runs_elsewhere(thread_id):
+            continue
+        ended_here = here is not None and here.released
+        ended_elsewhere = elsewhere and not await runs_elsewhere(thread_id)
+        if not ended_here and not ended_elsewhere:
             return stored  # (a turn still working on it shows the thread as it has it)
+
+
+def _left(claim: Claim) -> bool:
+    """The claim's turn has left: it writes the thread back (a claim held for something else is not waited for)."""
+    return isinstance(claim.run_by, ThreadRun) and claim.run_by.left
 
 
 async def claim(thread_id: str) -> Claim | None:
