@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -22,9 +23,14 @@ def thread_id(page: Page) -> str:
 def until_kept(database: str | Path, thread: str, found: str, *, seconds: float = KEPT_WITHIN) -> None:
     """Until a message of the conversation the store keeps has `found` in its text, or a call of it waiting for the
     person is that tool's."""
+    until(lambda: _kept(Path(database), thread, found), f"{found!r} kept in the store", seconds)
+
+
+def until(met: Callable[[], bool], what: str, seconds: float) -> None:
+    """Until `met()` (a look at the store, which another process writes), for at most `seconds`."""
     deadline = time.monotonic() + seconds
-    while not _kept(Path(database), thread, found):
-        assert time.monotonic() < deadline, f"{found!r} was not kept in the store within {seconds:g} s"
+    while not met():
+        assert time.monotonic() < deadline, f"{what}: not there within {seconds:g} s"
         time.sleep(0.1)
 
 

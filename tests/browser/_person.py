@@ -30,22 +30,8 @@ class ServerFrames:
     server's state once the frame carrying it back has come (the state's new value)."""
 
     def __init__(self, page: Page) -> None:
-        self._page = page
         self._sockets: list[WebSocket] = []
-        self._received: list[str] = []
-        page.on("websocket", self._watch)
-
-    def _watch(self, socket: WebSocket) -> None:
-        self._sockets.append(socket)
-        socket.on("framereceived", lambda frame: self._received.append(frame if isinstance(frame, str) else frame.decode()))
-
-    def until_carried(self, text: str, timeout: float = TURN_TIMEOUT) -> None:
-        """Wait until a frame from the server has carried `text`, since the page opened."""
-        waited = 0
-        while not any(text in frame for frame in self._received):
-            assert waited < timeout, f"no frame from the server carried {text!r} within {timeout / 1000:g} s"
-            self._page.wait_for_timeout(50)
-            waited += 50
+        page.on("websocket", lambda socket: self._sockets.append(socket))
 
     def carrying(self, text: str) -> AbstractContextManager[object]:
         """Wait, at the end of the `with` block, for a frame from the server that carries `text`."""

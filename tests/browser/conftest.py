@@ -31,6 +31,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, WebSocket, sync_playwright
 
 from tests._processes import CHROMIUM_ARGS, free_port, stop_group
+from tests.browser._person import TURN_TIMEOUT
 from tests.hostile_agent import HostileAgent, start_hostile_agent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -229,6 +230,14 @@ class Frames:
 
     def watch(self, websocket: WebSocket) -> None:
         websocket.on("framereceived", lambda frame: self.received.append(frame if isinstance(frame, str) else frame.decode()))
+
+    def until_carried(self, page: Page, text: str, timeout: float = TURN_TIMEOUT) -> None:
+        """Wait until a frame has carried `text` (since the tab opened); `page` lets the browser's events come in."""
+        waited = 0
+        while not any(text in frame for frame in self.received):
+            assert waited < timeout, f"no frame from the server carried {text!r} within {timeout / 1000:g} s"
+            page.wait_for_timeout(50)
+            waited += 50
 
 
 class Tabs:

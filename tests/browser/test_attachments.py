@@ -248,7 +248,7 @@ GRANT_RESOLUTION_MS = 1100  # a grant's expiry is in whole seconds
 def test_a_grant_that_ran_out_is_renewed_and_the_file_goes_up_when_attached_again(page: Page, tabs):
     server = ServerFrames(page)
     ready_to_attach(page)
-    server.until_carried('grant_rx_state_":"')  # the page's first grant came (its composer asks for one as it mounts)
+    tabs.frames.until_carried(page, 'grant_rx_state_":"')  # the page's first grant came (its composer asks for one as it mounts)
     tabs.allowed.append(lambda text: "status of 403 (Forbidden)" in text)  # the refused upload, as the browser logs it
     grants: list[str] = []
 

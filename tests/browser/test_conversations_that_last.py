@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from .._sqlite_lock import write_lock_held
 from ._crafted import COPILOT_STATE, CraftedEvents
-from ._kept import thread_id, until_kept
+from ._kept import thread_id, until, until_kept
 from ._person import ask, card, copilot, dialog, hydrated, idle, order_status, replies
 from .conftest import Tabs, _served
 
 THREADS_STATE = "reflex___state____state.copilot_ui___state____threads____threads_state"
+STORED_WITHIN = 10  # seconds: a conversation the page shows is in the store
 
 
 def conversations(page: Page):
@@ -232,7 +231,11 @@ def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_fre
 
 def _until_store_opened(database: Path) -> None:
     """Until the copilot's store has made its tables in the database."""
-    _until(lambda: _answers(database, "SELECT 1 FROM sqlite_master WHERE name = 'copilot_threads'"), "the store's tables")
+    until(
+        lambda: _answers(database, "SELECT 1 FROM sqlite_master WHERE name = 'copilot_threads'"),
+        "the store's tables",
+        STORED_WITHIN,
+    )
 
 
 def _is_stored(database: Path, thread: str) -> bool:
@@ -240,16 +243,9 @@ def _is_stored(database: Path, thread: str) -> bool:
 
 
 def _until_stored(database: Path, thread: str) -> None:
-    _until(lambda: _is_stored(database, thread), f"conversation {thread} in the store")
+    until(lambda: _is_stored(database, thread), f"conversation {thread} in the store", STORED_WITHIN)
 
 
 def _answers(database: Path, query: str, *values: str) -> bool:
     with sqlite3.connect(database) as reader:
         return reader.execute(query, values).fetchone() is not None
-
-
-def _until(met: Callable[[], bool], what: str, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not met():
-        assert time.monotonic() < deadline, f"{what}: not there within {seconds:g} s"
-        time.sleep(0.1)
