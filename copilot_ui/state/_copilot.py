@@ -2,8 +2,8 @@
 
 The handlers' names are part of the page's compiled frontend and of apps' code; each hands its work to the module
 named for it: `_messages` (send, edit, Regenerate, Retry), `_decisions` (approve, deny, answer), `_rating`,
-`_agent_choice`, `_reopening` (the conversation comes back after a reload or a restart) and `_tab_conversation`
-(what the tab shows). A turn reaches this state through `StateTab` (`_tab.py`). The conversation is kept in the
+`_reopening` (the conversation comes back after a reload or a restart) and `_tab` (what the tab shows, which agent
+it talks to; a turn reaches this state through its `StateTab`). The conversation is kept in the
 app's store for its owner (`_owner`) and is one of the owner's threads (`_threads`).
 
 Everything the browser sends is untrusted: an agent is one of the configured ones, a decision names a card by its
@@ -20,11 +20,11 @@ import reflex as rx
 from reflex_base.utils.form import FormData
 
 from ..core import Answer, Approve, Thread
-from . import _agent_choice, _decisions, _messages, _rating, _reopening
+from . import _decisions, _messages, _rating, _reopening
 from ._closed_sessions import watch_closed_sessions
 from ._forms import Form, form_answer
 from ._startup_heap import freeze_startup_heap
-from ._tab_conversation import hand_over_texts, show_older, switch
+from ._tab import hand_over_texts, pick_agent, show_older, switch
 from .sink import BrowserEvent
 from .turns import deliver_browser_answer, remote, thread_runs
 from .view import Conversation, Item
@@ -72,7 +72,7 @@ class CopilotState(rx.State):
     @rx.event
     def pick_agent(self, agent_id: str) -> None:
         """The picker: talk to another of the configured agents (a conversation keeps its agent, so a new one starts)."""
-        _agent_choice.pick_agent(self, agent_id)
+        pick_agent(self, agent_id)
 
     # The person writes
 

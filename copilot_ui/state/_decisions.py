@@ -16,8 +16,7 @@ import reflex as rx
 from ..core import Approve, Decision, Deny
 from ._approval import ApprovalState
 from ._forms import Form
-from ._tab import StateTab
-from ._tab_conversation import current, offer_approval
+from ._tab import StateTab, current, offer_approval
 from .declarations import copilot
 from .sink import BrowserEvent
 from .turns import Decide, work

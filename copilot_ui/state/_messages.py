@@ -16,9 +16,7 @@ from ..core import Attachment
 from ..protocol import new_id
 from ._forms import Form
 from ._owner import owner_of_tab
-from ._reopening import current_or_stored
-from ._tab import StateTab
-from ._tab_conversation import current, show_items
+from ._tab import StateTab, current, current_or_stored, show_items
 from .declarations import attached, attachment_ids
 from .sink import BrowserEvent, script_event
 from .turns import Edit, Regenerate, Retry, SendMessage, work

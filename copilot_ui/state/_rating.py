@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..store import Rating
 from ._forms import Form
 from ._owner import owner_of_tab
-from ._tab_conversation import current, show_items
+from ._tab import current, show_items
 from .declarations import Feedback, copilot, tell_feedback
 from .turns import written
 

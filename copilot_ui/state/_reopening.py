@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import Thread
 from ..store import StoredThread
-from ._live import LiveState
 from ._owner import owner_of_tab
-from ._tab_conversation import WINDOW, current, say_running, switch
+from ._tab import WINDOW, keep_without_store, outlived, say_running, switch
 from .declarations import copilot
 from .sink import BrowserEvent, script_event
-from .turns import cut_off, load, resumed, thread_runs, worker
+from .turns import load, resumed, thread_runs
 from .view import Conversation, window_texts
 
 if TYPE_CHECKING:
@@ -40,7 +39,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
                 state.agent, state.model = page_agent, copilot.model_label(page_agent)
         held = state.get_value("_thread")
         elsewhere = held is not None and await runs_elsewhere(held)
-        if held is not None and not elsewhere and not await _outlived(state, held):
+        if held is not None and not elsewhere and not await outlived(state, held):
             return  # what the tab holds is current
         wanted = state.thread_id
     if elsewhere and held is not None and not await _until_run_nowhere_else(state, held):  # (elsewhere: held is not None)
@@ -51,7 +50,7 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
             if _id_of(state.get_value("_thread")) != _id_of(held):
                 return  # the person started meanwhile
             if held is not None:
-                await _keep_without_store(state, held)
+                await keep_without_store(state, held)
             elif state.thread_id == wanted:
                 state.thread_id = ""
         return
@@ -93,20 +92,6 @@ def opened(
     return thread, conversation, texts
 
 
-async def current_or_stored(state: CopilotState, owner: str) -> tuple[Thread, Conversation]:
-    """The tab's thread as it is now: from the store when the tab lost it (a new session after a reconnect) or
-    holds it from another life of the server."""
-    held = state.get_value("_thread")
-    if held is None or await _outlived(state, held):
-        store = await copilot.open_store()
-        stored = await load(store, owner, state.thread_id) if state.thread_id and store is not None else None
-        if stored is not None:
-            await switch(state, *resumed(stored, copilot.rendered_tools()), agent_id=stored.summary.agent)
-        elif held is not None:
-            await _keep_without_store(state, held)
-    return current(state)
-
-
 async def runs_elsewhere(thread: Thread) -> bool:
     """Whether another worker runs the tab's thread now (and writes what the tab shows of it)."""
     return thread_runs.running(thread.id) is None and await thread_runs.runs_elsewhere(thread.id)
@@ -142,15 +127,6 @@ async def _show_stored(
             await say_running(state, True, "")
 
 
-async def _outlived(state: CopilotState, thread: Thread) -> bool:
-    """Whether the tab's thread was put there by another life of the server (before a restart, or dev mode's
-    reload) or by another worker, and no turn works on it now: then the store has it as it is, and a run the
-    tab shows as going is gone."""
-    if state._worker == worker():
-        return False
-    return thread_runs.running(thread.id) is None and not await thread_runs.runs_elsewhere(thread.id)
-
-
 async def _until_run_nowhere_else(state: CopilotState, thread: Thread) -> bool:
     """Wait, outside the lock, for the turn of the tab's thread on another worker to be over (should that worker die,
     its claim lapses within the lease: the tab then shows the run cut off, with Retry, not going for ever)."""
@@ -171,14 +147,6 @@ async def _until_over(state: CopilotState, thread: Thread, over: Callable[[], Aw
         _WATCHED.discard(watch)
     async with state:
         return _id_of(state.get_value("_thread")) == thread.id and thread_runs.running(thread.id) is None
-
-
-async def _keep_without_store(state: CopilotState, thread: Thread) -> None:
-    """A thread another life of the server left in the tab, which no store has: kept, the run it showed cut off."""
-    conversation = state.get_value("_conversation") or Conversation.of(thread.id, copilot.rendered_tools())
-    if (await state.get_state(LiveState)).running:
-        cut_off(thread, conversation, thread.last_message_id())
-    await switch(state, thread, conversation, agent_id=state._agent_id)
 
 
 def _id_of(thread: Thread | None) -> str | None:

@@ -1,9 +1,11 @@
-"""StateTab: a tab's CopilotState as the turns of its conversation reach it (the `turns.Tab` a turn uses).
+"""The tab: the conversation a tab's CopilotState shows (which thread, the window of its items, whether a run goes,
+what waits for approval, which agent it talks to), and `StateTab`, the `turns.Tab` through which a turn reaches it.
 
-Reflex sends a change of the state to the tab named by the running task's event context, not by the state. A turn
-is also reached from tasks of other events (a control from another worker, a message from another tab of the
-conversation), whose changes would go to that other tab: so every block here runs in the context of the event that
-made this tab.
+These write the tab's CopilotState inside `async with state` (or in a plain event handler), each var only when
+its value changes: every change is sent to the browser. Reflex sends a change to the tab named by the running
+task's event context, not by the state, and a turn is also reached from tasks of other events (a control from
+another worker, a message from another tab of the conversation): so StateTab runs each block in the context of
+the event that made its tab.
 """
 
 from __future__ import annotations
@@ -15,17 +17,27 @@ from typing import TYPE_CHECKING, Any
 from reflex_base.event.context import EventContext
 
 from ..core import Thread
-from ._agent_choice import agent_for_turn
+from ._approval import ApprovalState
 from ._closed_sessions import connected, sent_while_connected
+from ._live import LiveState
 from ._owner import owner_of_tab
-from ._reopening import current_or_stored
-from ._tab_conversation import say_running, show_run
-from .sink import ViewUpdate
-from .turns import Refused
-from .view import Conversation
+from .declarations import copilot, shared_state
+from .sink import BrowserEvent, ViewUpdate, script_event
+from .turns import Refused, cut_off, load, remote, resumed, thread_runs, worker
+from .view import (
+    Conversation,
+    Item,
+    approval_request,
+    handover,
+    pending_approval,
+    shown_arguments,
+    whole_texts_script,
+)
 
 if TYPE_CHECKING:
     from ._copilot import CopilotState
+
+WINDOW = 40  # items the browser holds before the person scrolls up: each change of the list resends them
 
 
 class StateTab:
@@ -77,3 +89,189 @@ class StateTab:
 
     async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
         await say_running(self._state, running, status, dev)
+
+
+def current(state: CopilotState) -> tuple[Thread, Conversation]:
+    """The tab's thread and its view (made on first use), as plain objects: a turn uses them outside the lock."""
+    thread, conversation = state.get_value("_thread"), state.get_value("_conversation")
+    if thread is None or conversation is None:
+        thread = Thread()
+        conversation, _ = take(state, thread, None, agent_id=state._agent_id)  # an agent picked before the first message
+    return thread, conversation
+
+
+async def switch(state: CopilotState, thread: Thread, conversation: Conversation | None, agent_id: str = "") -> None:
+    """Show this conversation in the tab, whether a run is working on it, and what waits for approval in it."""
+    conversation, items = take(state, thread, conversation, agent_id)
+    approval = await state.get_state(ApprovalState)
+    approval._dismissed.clear()
+    offer_approval(thread, conversation, items, approval)
+    live = await state.get_state(LiveState)
+    live.running, live.status = thread_runs.running(thread.id) is not None, ""
+
+
+def take(
+    state: CopilotState, thread: Thread, conversation: Conversation | None, agent_id: str = ""
+) -> tuple[Conversation, list[Item]]:
+    """Show this conversation in the tab (a new one when `conversation` is None); its view and its items."""
+    conversation = conversation or Conversation.of(thread.id, copilot.rendered_tools())
+    state._thread, state._conversation, state._agent_id, state._worker = thread, conversation, agent_id, worker()
+    shown = agent_id or state._page_agent
+    state.thread_id, state.agent, state.model, state.suggestions = thread.id, shown, copilot.model_label(shown), []
+    state.items, state.older, state.has_older, state._older_from = [], [], False, -1
+    items = conversation.items(thread)
+    show_items(state, items)
+    return conversation, items
+
+
+async def show_run(state: CopilotState, shown: ViewUpdate) -> None:
+    """A turn's sink writes what the tab shows: the items, the status line, the agent's state; the thread is kept
+    with the tab's state."""
+    async with state:
+        showing = state.get_value("_thread")
+        if showing is not None and showing.id != shown.thread.id:
+            return  # the tab moved on to another conversation: this turn's view is written nowhere
+        thread, conversation = shown.thread, shown.conversation
+        state._thread, state._conversation, state._worker = thread, conversation, worker()
+        if shown.items is not None:
+            show_items(state, shown.items)
+            offer_approval(thread, conversation, shown.items, await state.get_state(ApprovalState))
+        for state_type, values in shown.shared.items():
+            shared_state(state_type).write(await state.get_state(state_type), values)
+        if shown.suggestions is not None and shown.suggestions != state.suggestions:
+            state.suggestions = shown.suggestions
+        elif shown.running and state.suggestions:
+            state.suggestions = []
+        await say_running(state, shown.running, shown.status)
+
+
+async def say_running(state: CopilotState, running: bool, status: str, dev: str = "") -> None:
+    """Whether a turn runs for the tab and what it does now."""
+    live = await state.get_state(LiveState)
+    if live.status != status:
+        live.status = status
+    if live.running != running:
+        live.running = running
+    if dev and live.dev != dev:
+        live.dev = dev
+
+
+def offer_approval(thread: Thread, conversation: Conversation, items: list[Item], approval: ApprovalState) -> None:
+    """Open the approval dialog on the first call that waits for one (or close it when none waits)."""
+    pending = pending_approval(items, approval._dismissed)
+    if pending is None:
+        approval._open_on(None)
+        return
+    if approval.open and (approval.item, approval.digest) == pending:
+        return
+    call_id = conversation.call_of(pending[0])
+    call = thread.tool_call(call_id) if call_id else None
+    shown = shown_arguments(thread, call) if call is not None else None
+    if call is not None and shown is not None:
+        tool = copilot.tool(call.function.name)
+        ui = copilot.tool_ui.get(call.function.name)
+        approval._open_on(approval_request(pending[0], pending[1], call, shown, tool, ui))
+
+
+def show_items(state: CopilotState, items: list[Item]) -> None:
+    """Put the newest items (and those the person scrolled up to) where the browser sees them."""
+    first = max(len(items) - WINDOW, 0)
+    window = items[first:]
+    older = items[state._older_from : first] if 0 <= state._older_from < first else []
+    if window != state.items:
+        state.items = window
+    if older != state.older:
+        state.older = older
+    has_older = (state._older_from if older else first) > 0
+    if has_older != state.has_older:
+        state.has_older = has_older
+    last = next((item for item in reversed(items) if item["k"] in ("a", "u")), None)
+    last_reply = last["id"] if last is not None and last["k"] == "a" else ""  # after the person's last message
+    if last_reply != state.last_reply:
+        state.last_reply = last_reply
+
+
+def show_older(state: CopilotState) -> None:
+    """The person scrolled to the top: show the items before those shown."""
+    thread, conversation = state.get_value("_thread"), state.get_value("_conversation")
+    if thread is None or conversation is None:
+        return
+    items = conversation.items(thread)
+    first_shown = state._older_from if state._older_from >= 0 else max(len(items) - WINDOW, 0)
+    state._older_from = max(first_shown - WINDOW, 0)
+    show_items(state, items)
+
+
+async def hand_over_texts(state: CopilotState, tids: list[str]) -> AsyncIterator[BrowserEvent]:
+    """The tab lacks these texts (it reloaded, reconnected, or scrolled to older items): hand them over."""
+    async with state:
+        thread, conversation = state.get_value("_thread"), state.get_value("_conversation")
+    if thread is None or conversation is None or not isinstance(tids, list):
+        return
+    thread_run = thread_runs.running(thread.id)
+    if thread_run is not None:  # the running turn holds the newest thread and what it sent
+        thread, conversation = thread_run.thread, thread_run.sink.conversation
+    elif await remote.texts(thread.id, tids):
+        return  # the worker that runs the thread hands them over
+    so_far = thread_run.sink.text_so_far if thread_run is not None else None
+    script = handover(tids, thread, conversation, so_far, copilot.scrubber())
+    if script:
+        yield script_event(script)
+
+
+async def current_or_stored(state: CopilotState, owner: str) -> tuple[Thread, Conversation]:
+    """The tab's thread as it is now: from the store when the tab lost it (a new session after a reconnect) or
+    holds it from another life of the server."""
+    held = state.get_value("_thread")
+    if held is None or await outlived(state, held):
+        store = await copilot.open_store()
+        stored = await load(store, owner, state.thread_id) if state.thread_id and store is not None else None
+        if stored is not None:
+            await switch(state, *resumed(stored, copilot.rendered_tools()), agent_id=stored.summary.agent)
+        elif held is not None:
+            await keep_without_store(state, held)
+    return current(state)
+
+
+async def outlived(state: CopilotState, thread: Thread) -> bool:
+    """Whether the tab's thread was put there by another life of the server (before a restart, or dev mode's
+    reload) or by another worker, and no turn works on it now: then the store has it as it is, and a run the
+    tab shows as going is gone."""
+    if state._worker == worker():
+        return False
+    return thread_runs.running(thread.id) is None and not await thread_runs.runs_elsewhere(thread.id)
+
+
+async def keep_without_store(state: CopilotState, thread: Thread) -> None:
+    """A thread another life of the server left in the tab, which no store has: kept, the run it showed cut off."""
+    conversation = state.get_value("_conversation") or Conversation.of(thread.id, copilot.rendered_tools())
+    if (await state.get_state(LiveState)).running:
+        cut_off(thread, conversation, thread.last_message_id())
+    await switch(state, thread, conversation, agent_id=state._agent_id)
+
+
+def agent_for_turn(state: CopilotState, asked: str, thread: Thread, conversation: Conversation) -> str | Refused:
+    """The agent a new turn of the conversation talks to: the one it has, else the one asked for, if configured
+    (then fixed); else the refusal, shown in the conversation (inside `async with state`)."""
+    if state._agent_id:
+        return state._agent_id
+    known = copilot.agent_ids()
+    wanted = asked or "default"
+    if wanted not in known:
+        shown = "".join(ch for ch in wanted[:40] if ch.isprintable())
+        refusal = copilot.labels.said("no_such_agent", agent=repr(shown), agents=", ".join(known))
+        note = conversation.add_note("error", refusal, None)
+        show_items(state, conversation.items(thread))
+        return Refused(whole_texts_script({note.id: [0, refusal]}))
+    state._agent_id, state.agent, state.model = wanted, wanted, copilot.model_label(wanted)
+    return wanted
+
+
+def pick_agent(state: CopilotState, agent_id: str) -> None:
+    """The picker: talk to another of the configured agents (a conversation keeps its agent, so a new one starts)."""
+    if agent_id not in copilot.agent_ids() or agent_id == state.agent:
+        return
+    thread = state.get_value("_thread")
+    if thread is not None and len(thread):
+        take(state, Thread(), None)
+    state._agent_id, state.agent, state.model = agent_id, agent_id, copilot.model_label(agent_id)

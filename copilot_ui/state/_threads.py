@@ -18,7 +18,7 @@ from ._copilot import CopilotState
 from ._forms import Form
 from ._owner import owner_of_tab
 from ._reopening import opened, run_of_another_session, runs_elsewhere
-from ._tab_conversation import switch
+from ._tab import switch
 from .declarations import copilot
 from .sink import BrowserEvent, script_event
 from .turns import thread_runs, written

@@ -85,5 +85,5 @@ def test_the_check_sees_an_upward_import():
     assert "sink/_outgoing" in imports_of("sink/_sink", MODULES["sink/_sink"])
     assert "view/__init__" in imports_of("sink/_sink", MODULES["sink/_sink"])
     # A type named for the checker is no import: CopilotState's helpers name it, and it imports them
-    assert "_tab_conversation" in imports_of("_copilot", MODULES["_copilot"])
-    assert "_copilot" not in imports_of("_tab_conversation", MODULES["_tab_conversation"])
+    assert "_tab" in imports_of("_copilot", MODULES["_copilot"])
+    assert "_copilot" not in imports_of("_tab", MODULES["_tab"])
