@@ -22,7 +22,7 @@ def ask(page: Page, text: str) -> None:
 def hydrated(page: Page) -> None:
     """Wait until the page's state has come from the server (React has taken over the served HTML, which a test may
     now change, and an input's changes reach the server)."""
-    expect(page.locator('.cui-panel[data-hydrated="true"]').first).to_be_attached()
+    page.locator('.cui-panel[data-hydrated="true"]').first.wait_for(state="attached")
 
 
 class ServerFrames:
@@ -41,7 +41,7 @@ class ServerFrames:
 
 def idle(page: Page, timeout: float = TURN_TIMEOUT) -> None:
     """Wait until the copilot is done (Send is back)."""
-    expect(page.locator(".cui-composer").get_by_role("button", name="Send")).to_be_attached(timeout=timeout)
+    page.locator(".cui-composer").get_by_role("button", name="Send").wait_for(state="attached", timeout=timeout)
 
 
 def copilot(page: Page) -> Locator:
