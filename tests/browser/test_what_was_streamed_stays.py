@@ -2,8 +2,9 @@
 
 The agent is the tests' story teller (`_app_extras`): a word every 100 ms, and, like a model that sees its own reply
 cut off, it goes on from where that reply ends. The server is stopped while it tells the story, gracefully (SIGTERM:
-every word shown is kept), asked to stop and killed before it exits (as dev mode's reload kills a slow worker: every
-word shown is kept too) or killed (SIGKILL: what the store had kept; a streaming reply is kept every KEPT_EVERY).
+every word shown is kept), asked to stop and killed 2 s later, as dev mode's reload kills a worker that has not
+exited by then (every word shown is kept too), or killed (SIGKILL: what the store had kept; a streaming reply is kept
+every KEPT_EVERY).
 After the restart the reply is there as far as it went, with "Interrupted" after it; Retry has the agent go on, and
 the two parts are the story, each word once.
 """
