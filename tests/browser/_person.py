@@ -19,10 +19,10 @@ def ask(page: Page, text: str) -> None:
     expect(sent).to_have_count(before + 1, timeout=TURN_TIMEOUT)
 
 
-def hydrated(page: Page) -> None:
+def hydrated(page: Page, timeout: float | None = None) -> None:
     """Wait until the page's state has come from the server (React has taken over the served HTML, which a test may
     now change, and an input's changes reach the server)."""
-    page.locator('.cui-panel[data-hydrated="true"]').first.wait_for(state="attached")
+    page.locator('.cui-panel[data-hydrated="true"]').first.wait_for(state="attached", timeout=timeout)
 
 
 class ServerFrames:

@@ -78,7 +78,7 @@ def test_show_all_reveals_a_huge_reply_while_clicks_are_answered(hostile_page: P
     idle(hostile_page, timeout=60_000)
     answer = hostile_page.locator('[data-kind="assistant"]').last
     tid = answer.locator("[data-tid]").first.get_attribute("data-tid")
-    hostile_page.wait_for_timeout(500)  # the first part has settled
+    hostile_page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")  # laid out
     run_slower(hostile_page)
 
     start = now(hostile_page)

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests._processes import free_port, stop_group
-from tests.browser._person import ask, card, copilot, dialog, idle, kinds, replies, text_of
+from tests.browser._person import ask, card, copilot, dialog, hydrated, idle, kinds, replies, text_of
 from tests.browser.conftest import Tabs, _tail
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,7 +131,7 @@ def open_copilot(tabs: Tabs, dev: DevServer) -> Page:
     page = tabs.tab(tabs.contexts[0])
     page.goto("/")
     expect(page.get_by_role("textbox", name="Ask the copilot")).to_be_editable(timeout=DEV_TURN)
-    page.wait_for_timeout(1000)  # the page hydrates (dev mode's first load compiles it)
+    hydrated(page, timeout=DEV_TURN)
     return page
 
 
