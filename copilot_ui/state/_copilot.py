@@ -3,8 +3,8 @@
 The handlers' names are part of the page's compiled frontend and of apps' code; each hands its work to the module
 named for it: `_messages` (send, edit, Regenerate, Retry), `_decisions` (approve, deny, answer), `_rating`,
 `_reopening` (the conversation comes back after a reload or a restart) and `_tab` (what the tab shows, which agent
-it talks to; a turn reaches this state through its `StateTab`). The conversation is kept in the
-app's store for its owner (`_owner`) and is one of the owner's threads (`_threads`).
+it talks to; a turn reaches this state through its `StateTab`). The conversation is kept in the app's store for its
+owner (`_owner`) and is one of the owner's threads (`_threads`).
 
 Everything the browser sends is untrusted: an agent is one of the configured ones, a decision names a card by its
 item id and the digest of what the person was shown (the core refuses any other), a message is only text, a thread
