@@ -10,12 +10,11 @@ import signal
 
 from ag_ui.core import AssistantMessage
 
-from copilot_ui.agents import ScriptedAgent, Scrubber
-from copilot_ui.core import RunLoop, Thread, claims
-from copilot_ui.state.sink import ViewSink, ViewUpdate
-from copilot_ui.state.turns import Keeper, _at_exit, thread_runs
-from copilot_ui.state.view import Conversation
+from copilot_ui.core import Thread
+from copilot_ui.state.turns import _at_exit, thread_runs
 from copilot_ui.store import SQLThreadStore
+
+from ._running_turn import a_running_turn
 
 
 def test_the_words_a_reply_showed_are_kept_before_the_server_handles_the_stop_signal(tmp_path, monkeypatch):
@@ -25,13 +24,9 @@ def test_the_words_a_reply_showed_are_kept_before_the_server_handles_the_stop_si
     async def asked_to_stop() -> list[str]:
         store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
         thread = Thread(store.create("alice", agent="default").id)
-        conversation = Conversation.of(thread.id)
         thread.add_user_message("tell me a story", "u1")
         thread.add_message(AssistantMessage(id="a1", content="Once upon a time"))  # shown, not kept yet
-        claim = claims.claim(thread.id)
-        assert claim is not None
-        sink = ViewSink(_shown_nowhere, thread, conversation, scrubber=Scrubber())
-        turn = thread_runs.begin(claim, thread, RunLoop(ScriptedAgent()), sink, None, Keeper(store, "alice", "default"))  # type: ignore[arg-type]
+        turn = a_running_turn(store, "alice", thread)
         loop = asyncio.get_running_loop()
         kept_when_the_server_stopped: list[str] = []
         server_stopping = asyncio.Event()
@@ -54,7 +49,3 @@ def test_the_words_a_reply_showed_are_kept_before_the_server_handles_the_stop_si
         return kept_when_the_server_stopped
 
     assert asyncio.run(asked_to_stop()) == ["tell me a story", "Once upon a time"]
-
-
-async def _shown_nowhere(shown: ViewUpdate) -> None:
-    pass

@@ -9,14 +9,13 @@ import threading
 
 from ag_ui.core import AssistantMessage
 
-from copilot_ui.agents import ScriptedAgent, Scrubber
-from copilot_ui.core import Claim, RunLoop, Thread, claims
+from copilot_ui.core import Claim, Thread, claims
 from copilot_ui.state import CopilotState
-from copilot_ui.state.sink import ViewSink, ViewUpdate
-from copilot_ui.state.turns import Keeper, thread_runs
-from copilot_ui.state.view import Conversation
+from copilot_ui.state.turns import thread_runs
 from copilot_ui.store import SQLThreadStore, StoredThread
 from copilot_ui.testing import CopilotSession
+
+from ._running_turn import a_running_turn
 
 
 def test_a_message_to_a_thread_held_elsewhere_in_the_process_waits_for_it_and_is_answered(copilot: CopilotSession):
@@ -54,16 +53,13 @@ def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tm
 
     async def opened_as_the_turn_ends() -> str:
         store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
-        keeper = Keeper(store, "alice", "default")
         thread = Thread(store.create("alice", agent="default").id)
-        conversation = Conversation.of(thread.id)
         thread.add_user_message("tell me a story", "u1")
         thread.add_message(AssistantMessage(id="a1", content="Once upon"))
-        await keeper.save(thread, conversation, running=True)  # kept while it streamed
-        claim = claims.claim(thread.id)
-        assert claim is not None
-        sink = ViewSink(_shown_nowhere, thread, conversation, scrubber=Scrubber())
-        turn = thread_runs.begin(claim, thread, RunLoop(ScriptedAgent()), sink, None, keeper)  # type: ignore[arg-type]
+        turn = a_running_turn(store, "alice", thread)
+        keeper, conversation = turn.keeper, turn.sink.conversation
+        assert keeper is not None
+        await keeper.save(thread, conversation, running=True)  # kept while it streams
         read, turn_left = threading.Event(), threading.Event()
         read_now = store.load_with_notes
 
@@ -86,7 +82,3 @@ def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tm
         return str(stored.thread.messages[-1].content)
 
     assert asyncio.run(opened_as_the_turn_ends()) == "Once upon a time."
-
-
-async def _shown_nowhere(shown: ViewUpdate) -> None:
-    pass
