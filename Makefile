@@ -15,7 +15,7 @@ export REFLEX_USE_NPM := 1
 export NO_MKDOCS_2_WARNING := 1
 export PATH := $(BIN):$(PATH)
 
-.PHONY: install run test test-parallel docs bench lint browser services clean
+.PHONY: install run test test-serial docs bench lint browser services clean
 
 # Debian packages, as root: the package lists are refreshed (once) only when they are too old to install from.
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
@@ -32,13 +32,12 @@ $(STAMP): requirements.txt
 run: install
 	reflex run
 
+# Every test, in three pytest processes side by side (tests/parallel.py); `make test-serial`: in one.
 test: install browser services
-	$(BIN)/python -m pytest
-
-# The same tests in three processes side by side (tests/parallel.py): about half the time, but some tests do not
-# hold yet beside that load.
-test-parallel: install browser services
 	$(BIN)/python -m tests.parallel
+
+test-serial: install browser services
+	$(BIN)/python -m pytest
 
 # The docs site (mkdocs.yml, docs/): a warning fails the build.
 docs: install

@@ -21,7 +21,7 @@ def npm_package(name: str, version: str) -> Path:
     folder = prefix / "node_modules" / name
     prefix.mkdir(parents=True, exist_ok=True)
     with (prefix.parent / f"{prefix.name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # (`make test-parallel` runs several pytest processes: one installs, the others wait)
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (`make test` runs several pytest processes: one installs, the others wait)
         _install(name, version, prefix, folder)
     return folder
 

@@ -1,4 +1,4 @@
-"""`make test-parallel`: every test, in three pytest processes side by side (one process leaves the machine's cores waiting
+"""`make test`: every test, in three pytest processes side by side (one process leaves the machine's cores waiting
 on streamed replies).
 
 Two processes share the browser ring's modules (`tests/browser`), alternating in name order, each building the app
@@ -72,7 +72,7 @@ def main(arguments: list[str]) -> int:
         _merge([_lane_report(report.group(1), lane) for lane, _, _ in running], Path(report.group(1)))
     minutes, seconds = divmod(round(time.monotonic() - started), 60)
     verdicts = ", ".join(f"{name} {'passed' if code == 0 else f'FAILED (exit {code})'}" for name, code in codes.items())
-    print(f"make test-parallel: {verdicts}, in {minutes} min {seconds} s", flush=True)
+    print(f"make test: {verdicts}, in {minutes} min {seconds} s", flush=True)
     return max(codes.values())
 
 

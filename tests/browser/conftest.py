@@ -2,8 +2,8 @@
 
 Two servings of the demo app, each built once per test session (`reflex run --env prod`, one port)
 in a build folder of its own, so that a `make run` in the same checkout does not get in the way (a new build folder
-starts as a copy of one built before it in the session, so npm installs the frontend's packages once; a restart
-serves the pages already built, see `_serve_built.py`):
+starts as a copy of one built before it, so npm installs the frontend's packages once per run, see `_seeding`; a
+restart serves the pages already built, see `_serve_built.py`):
 - `app_url`: on the built-in demo model, as a newcomer runs it;
 - `hostile_app`: talking to the hostile AG-UI server of tests/hostile_agent.py over HTTP, with a
   secret Authorization header and an API key in its environment that must never reach a browser.
@@ -14,6 +14,8 @@ context (a new tab token, so a new session) and fails on any console error or pa
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import secrets
@@ -39,6 +41,7 @@ BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm pack
 EXTRAS = "tests.browser._app_extras"
 SYSTEM_CHROMIUMS = (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))  # Debian's packages
 _BUILT: list[Path] = []  # the build folders served so far in this session, with the frontend's packages installed
+SHARED = ROOT / ".web-test-shared"  # the first build folder of a test run, for the other pytest processes' first builds
 
 
 @dataclass(frozen=True)
@@ -151,11 +154,11 @@ class _served:
         ]
 
     def __enter__(self) -> ServedApp:
-        if not self.served.web_dir.exists() and _BUILT:
-            built = _BUILT[-1]  # (its own build is left out: the new folder builds its pages)
-            skipped = lambda folder, _names: ["build"] if folder == str(built) else []  # noqa: E731
-            shutil.copytree(built, self.served.web_dir, symlinks=True, ignore=skipped)
-        self._start(self.command)
+        with _seeding(self.served.web_dir) as seed:
+            if seed is not None:
+                skipped = lambda folder, _names: ["build"] if folder == str(seed) else []  # noqa: E731
+                shutil.copytree(seed, self.served.web_dir, symlinks=True, ignore=skipped)  # (its own pages get built)
+            self._start(self.command)
         if self.served.web_dir not in _BUILT:
             _BUILT.append(self.served.web_dir)
         return self.served
@@ -183,6 +186,27 @@ class _served:
             first = signal.SIGKILL
         stop_group(self.server, first)
         self._start([sys.executable, "-m", "tests.browser._serve_built", str(self.port)])
+
+
+@contextlib.contextmanager
+def _seeding(web_dir: Path) -> Iterator[Path | None]:
+    """The build folder a new one starts as a copy of, so that npm installs the frontend's packages once per run: the
+    last this process built, else the first another process (`tests/parallel.py`) built, which it waits for while
+    that builds; None when `web_dir` exists or none was built yet (then this build is the first, and others wait)."""
+    if web_dir.exists():
+        yield None
+    elif _BUILT:
+        yield _BUILT[-1]
+    else:
+        SHARED.mkdir(exist_ok=True)
+        with (SHARED / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            first = SHARED / "first"
+            seed = Path(first.read_text()) if first.exists() else None
+            seed = seed if seed is not None and seed.exists() else None
+            yield seed
+            if seed is None and web_dir.exists():
+                first.write_text(str(web_dir))
 
 
 def _wait_until_served(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
