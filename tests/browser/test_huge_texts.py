@@ -6,7 +6,8 @@ The page records, in itself, every main-thread task over 50 ms and how long each
 (tests/browser/_responsiveness.py); the clicks are real mouse input, sent while the text arrives or
 is revealed. The page runs four times slower than here (Chromium's CPU throttling), as on a modest
 laptop or a phone. A task may run as long as the page's tasks for an ordinary exchange, measured in
-the same page just before: this machine's speed swings, and a huge reply must cost no more than any reply.
+the same page just before, and half as long again: this machine's speed swings, even between two measures a few
+seconds apart, and a huge reply must cost no more than any reply (shown whole, it blocks the page for seconds).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ._person import ask, copilot, idle
 from ._responsiveness import WATCH, click_the_message_box, now, run_slower, waits_since
 
 LONGEST_TASK = 200  # ms: no main-thread task may run longer (unless an ordinary exchange's does, on a slow minute)
+SWING = 1.5  # how much longer a task may run than the ordinary exchange's longest, measured just before
 CLICK_WAIT = 100  # ms: no click may wait longer to be answered
 LIMIT = 20_000  # characters of a text shown before "Show all" (cui.copilot.text_limit)
 
@@ -63,7 +65,7 @@ def test_the_first_part_of_a_huge_reply_shows_without_blocking(hostile_page: Pag
     expect(answer).to_contain_text(reply[shown - 30 : shown])
     click_the_message_box(hostile_page, times=3)  # once it is there
 
-    assert_never_blocked(hostile_page, since=cut_at, longest_task=max(LONGEST_TASK, ordinary))
+    assert_never_blocked(hostile_page, since=cut_at, longest_task=max(LONGEST_TASK, ordinary) * SWING)
 
 
 @pytest.mark.parametrize(("command", "reply"), HUGE_REPLIES)
@@ -96,7 +98,7 @@ def test_show_all_reveals_a_huge_reply_while_clicks_are_answered(hostile_page: P
     click_the_message_box(hostile_page, times=3)  # once it is all there
 
     assert hostile_page.evaluate(f"window.__cuiText({tid!r})") == reply  # what Copy copies
-    assert_never_blocked(hostile_page, since=start, longest_task=max(LONGEST_TASK, ordinary))
+    assert_never_blocked(hostile_page, since=start, longest_task=max(LONGEST_TASK, ordinary) * SWING)
 
 
 def first_part(reply: str) -> str:

@@ -5,8 +5,9 @@ clicks land on whichever holds their tab's connection. Each turn is noted in Red
 thread (`copilot_ui:drive:<thread>` = the worker, kept alive by a heartbeat, gone when the turn
 ends or its worker dies). A Stop, a decision, a queued message or a request for texts that finds
 no local turn looks that note up and is published to the worker named there, which acts on its
-turn as if the click had come to it. Browser tools' answers go to every worker; the one waiting
-takes it. Without Redis there is one worker, and nothing here runs.
+turn as if the click had come to it, and says whether it did: a worker that has just died, or whose
+turn is over, takes nothing, and the click is then acted on where it came. Browser tools' answers go
+to every worker; the one waiting takes it. Without Redis there is one worker, and nothing here runs.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ logger = logging.getLogger("copilot_ui.state")
 
 LEASE_MS = 15_000  # a turn's note lives this long unless its worker renews it
 RENEW_EVERY = 5.0
+ACTED_WITHIN = 5.0  # seconds a control waits for the other worker to say it acted on it
 _LEASE = "copilot_ui:drive:"  # (the key operators find in the docs: kept)
 _INBOX = "copilot_ui:worker:"
 _EVERYONE = "copilot_ui:everyone"
+_ACTED = "copilot_ui:acted:"  # a list per control sent, where its worker says whether it acted on it
 CROSSED = "copilot_ui:crossed"  # a Redis hash: controls handed to another worker, by kind
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Handler = Callable[[dict[str, Any]], Awaitable[bool]]  # whether this worker acted on the control
 
 
 def worker() -> str:
@@ -81,15 +84,21 @@ class Cluster:
         return value.decode() if isinstance(value, bytes) else value
 
     async def send(self, thread_id: str, control: dict[str, Any]) -> bool:
-        """Hand a control to the worker running the thread; False when no other worker runs it."""
+        """Hand a control to the worker running the thread: whether it acted on it (False: no other worker runs the
+        thread, or the one named did not act within ACTED_WITHIN seconds: it died, or its turn was over)."""
         running = await self.worker_running(thread_id)
         if running is None or running == worker():
             return False
-        delivered = await self._redis.publish(_INBOX + running, json.dumps({**control, "thread": thread_id}))
-        if delivered:  # how many controls crossed workers, by kind: for the people who run the app
-            with contextlib.suppress(Exception):
-                await self._redis.hincrby(CROSSED, str(control.get("kind")), 1)
-        return bool(delivered)
+        acted = _ACTED + uuid.uuid4().hex
+        sent = {**control, "thread": thread_id, "acted": acted}
+        if not await self._redis.publish(_INBOX + running, json.dumps(sent)):
+            return False
+        said = await self._redis.blpop([acted], timeout=ACTED_WITHIN)
+        if said is None or said[1] not in (b"1", "1"):
+            return False
+        with contextlib.suppress(Exception):  # how many controls crossed workers, by kind: for the people who run the app
+            await self._redis.hincrby(CROSSED, str(control.get("kind")), 1)
+        return True
 
     async def tell_everyone(self, control: dict[str, Any]) -> None:
         """A control for whichever worker can use it (a browser tool's answer)."""
@@ -109,10 +118,15 @@ class Cluster:
                 async for message in subscription.listen():
                     if message.get("type") != "message" or _handler is None:
                         continue
+                    control, acted = json.loads(message["data"]), False
                     try:
-                        await _handler(json.loads(message["data"]))
+                        acted = await _handler(control)
                     except Exception:
                         logger.exception("a control from another worker failed")
+                    if control.get("acted"):  # the sender waits to know
+                        with contextlib.suppress(Exception):
+                            await self._redis.rpush(control["acted"], "1" if acted else "0")
+                            await self._redis.expire(control["acted"], int(ACTED_WITHIN) * 2)
             except asyncio.CancelledError:
                 raise
             except Exception:

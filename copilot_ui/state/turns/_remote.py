@@ -50,29 +50,31 @@ async def _send(thread_id: str, control: dict[str, Any]) -> bool:
     return group is not None and await group.send(thread_id, control)
 
 
-async def _act(control: dict[str, Any]) -> None:
-    """A control from another worker, for a turn of this one."""
+async def _act(control: dict[str, Any]) -> bool:
+    """A control from another worker, for a turn of this one: whether this worker acted on it (its turn took it)."""
     kind = control.get("kind")
     if kind == "browser":
         browser_answers.deliver(str(control.get("token")), control.get("reply"))
-        return
+        return True
     thread_run = thread_runs.running(str(control.get("thread")))
     if thread_run is None:
-        return
+        return False
     if kind == "stop":
         thread_run.loop.abort()
     elif kind == "decide":
         decision = decision_from_json(control["decision"])
         thread_run.loop.decide(thread_run.thread, str(control["call"]), decision, str(control["digest"]))
+        return thread_run.loop.accepting(thread_run.thread)
     elif kind == "queue":
         files = tuple(Attachment(**file) for file in control.get("files") or ())
-        thread_run.take_message(str(control["id"]), str(control["text"]), files)
+        return thread_run.take_message(str(control["id"]), str(control["text"]), files)
     elif kind == "texts":
         script = handover(
             control.get("tids"), thread_run.thread, thread_run.sink.conversation, thread_run.sink.text_so_far, copilot.scrubber()
         )
         if script:
             thread_run.sink.send_event(script_event(script))
+    return True
 
 
 on_message(_act)

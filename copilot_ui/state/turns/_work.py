@@ -111,6 +111,8 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                     waiting = None
                     if isinstance(request, Decide) and not decided and not _decided(thread, conversation, request):
                         return
+                    if isinstance(request, SendMessage) and _holds(thread, request.message_id):
+                        return  # the other worker's turn took it after all, too late to say so
                     agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
                     if isinstance(agent, Refused):
                         refused = agent.script
@@ -160,6 +162,11 @@ async def _taken_elsewhere(request: Request, thread: Thread, conversation: Conve
             return call_id is None or await remote.decide(thread.id, call_id, request.decision, request.digest)
         case Regenerate() | Edit() | Retry():
             return True
+
+
+def _holds(thread: Thread, message_id: str) -> bool:
+    """Whether the thread has the message already, said or queued."""
+    return thread.message(message_id) is not None or any(queued.id == message_id for queued in thread.queued)
 
 
 def _decided(thread: Thread, conversation: Conversation, request: Decide) -> bool:

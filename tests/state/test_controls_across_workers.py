@@ -1,0 +1,86 @@
+"""A click that reaches a thread's turn on another worker (a queued message, a decision, Stop) counts as taken only when
+that worker says it acted on it. A worker that has just died may still get the message from Redis, and a worker whose
+turn is over takes nothing: either way the click is acted on where it came, never dropped. A real redis-server; the
+other worker is played by a Redis client of the test's."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from copilot_ui.state.turns import _cluster as cluster
+from copilot_ui.state.turns import _remote as remote
+
+OTHER = "99999-otherwkr"  # the other worker's id, as it notes the thread it runs
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
+    client = Redis.from_url(redis_url)
+    await client.flushdb()
+    yield client
+    await client.aclose()
+
+
+async def other_worker(redis: Redis, answer: str | None) -> tuple[asyncio.Task[None], list[dict[str, object]]]:
+    """The other worker, running thread `t-1`: it gets the controls sent to it and says `answer` ("1": acted, "0": its
+    turn is over; None: it says nothing, as a worker killed once Redis handed it the message)."""
+    await redis.set(cluster._LEASE + "t-1", OTHER, px=cluster.LEASE_MS)
+    received: list[dict[str, object]] = []
+    subscription = redis.pubsub()
+    await subscription.subscribe(cluster._INBOX + OTHER)
+
+    async def work() -> None:
+        async for message in subscription.listen():
+            if message["type"] == "message":
+                control = json.loads(message["data"])
+                received.append(control)
+                if answer is not None:
+                    await redis.rpush(control["acted"], answer)
+
+    return asyncio.ensure_future(work()), received
+
+
+@pytest.mark.parametrize(("answer", "taken"), [("1", True), ("0", False), (None, False)], ids=["acted", "turn over", "died"])
+async def test_a_message_for_the_other_workers_turn_is_taken_only_when_that_worker_says_so(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch, answer: str | None, taken: bool
+):
+    monkeypatch.setattr(cluster, "ACTED_WITHIN", 0.5)
+    monkeypatch.setattr(cluster, "_CLUSTER", cluster.Cluster(redis))
+    monkeypatch.setattr(cluster, "_CHECKED", True)
+    listening, received = await other_worker(redis, answer)
+    try:
+        assert await remote.queue("t-1", "user-1", "written after the kill") is taken
+    finally:
+        listening.cancel()
+    assert [control["text"] for control in received] == ["written after the kill"]  # it reached the other worker
+
+
+async def test_a_control_for_a_thread_nobody_runs_now_is_not_taken(redis: Redis, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(cluster, "_CLUSTER", cluster.Cluster(redis))
+    monkeypatch.setattr(cluster, "_CHECKED", True)
+    await redis.set(cluster._LEASE + "t-1", OTHER, px=cluster.LEASE_MS)  # the note of a worker gone: nobody listens
+    assert await remote.stop("t-1") is False
+    assert await remote.queue("t-2", "user-1", "hello") is False  # no note at all
+
+
+async def test_this_worker_says_whether_it_acted_on_a_control(redis: Redis, monkeypatch: pytest.MonkeyPatch):
+    group = cluster.Cluster(redis)
+    monkeypatch.setattr(cluster, "_CLUSTER", group)
+    group.listen()
+    try:
+        inbox = cluster._INBOX + cluster.worker()
+        for _ in range(50):  # (until it listens)
+            if await redis.pubsub_numsub(inbox) == [(inbox.encode(), 1)]:
+                break
+            await asyncio.sleep(0.05)
+        control = {"kind": "queue", "id": "user-1", "text": "hello", "thread": "no-turn-here", "acted": "acted:1"}
+        await redis.publish(inbox, json.dumps(control))
+        assert await redis.blpop(["acted:1"], timeout=5) == (b"acted:1", b"0")  # no turn of that thread runs here
+    finally:
+        if group._listening is not None:
+            group._listening.cancel()
