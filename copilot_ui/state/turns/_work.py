@@ -95,11 +95,7 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
             held = await thread_runs.holder(thread.id)  # (the tab stays locked: no click slips in)
             match held:
                 case thread_runs.Elsewhere():
-                    if await _taken_elsewhere(request, thread, conversation):
-                        return
-                    # (Nobody took the request: that turn just ended, or its worker died. The request waits for it
-                    # to be over, a dead worker's claim lapsing within the lease, and is then acted on here.)
-                    waiting = held.ended(WAIT_ELSEWHERE)
+                    waiting = None  # handed over below, out of the lock: that worker may take seconds to say it took it
                 case thread_runs.ThreadRun():
                     if decided or _taken_by(held, request, conversation):
                         return
@@ -126,6 +122,12 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                         await tab.say_running(
                             True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else ""
                         )
+        if isinstance(held, thread_runs.Elsewhere):
+            if await _taken_elsewhere(request, thread, conversation):
+                return
+            # (Nobody took the request: that turn just ended, or its worker died. The request waits for it to be
+            # over, a dead worker's claim lapsing within the lease, and is then acted on here.)
+            waiting = held.ended(WAIT_ELSEWHERE)
         if waiting is None:
             break
         await waiting
