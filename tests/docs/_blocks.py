@@ -1,7 +1,9 @@
 """The docs' Python code blocks: found in a page, and run the way the docs' rule says.
 
 All ```python blocks of one page run in order, in one fresh Python process, as one script (like the
-cells of a notebook): cwd a temporary folder, the checkout on sys.path, no server, no model, no network.
+cells of a notebook): cwd a temporary folder, the checkout on sys.path, no server, no model, no network. The
+process is forked from one that has imported Reflex, the copilot and pydantic-ai and nothing else (`_Forks`), as a
+page that imports them first would find them, without paying for those imports again on every page.
 A block whose first line is `# not run: <reason>` is only compiled (code that needs a running server,
 a browser or a model key). A block whose first line is `# app: <module>` is a fragment of that app
 module and runs in its namespace: a module the checkout has (`copilot_ui.copilot_ui`, the demo) is
@@ -15,11 +17,16 @@ import importlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import traceback
 import types
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, NoReturn
 
 NOT_RUN = re.compile(r"#\s*not run:\s*\S")
 APP = re.compile(r"#\s*app:\s*([\w.]+)\s*$")
@@ -64,12 +71,92 @@ def python_blocks(page: Path) -> list[Block]:
 
 
 def run_page(page: Path, cwd: Path, *, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run the page's Python blocks in a fresh process (this module, as a script) in `cwd`, offline: the checkout on
-    sys.path, and none of the copilot's settings or keys in the environment."""
-    request = json.dumps({"page": str(page), "blocks": [asdict(block) for block in python_blocks(page)]})
-    return subprocess.run(
-        [sys.executable, __file__], input=request, cwd=cwd, env=_offline(), capture_output=True, text=True, timeout=timeout
-    )
+    """Run the page's Python blocks in a fresh process in `cwd`, offline: the checkout on sys.path, and none of the
+    copilot's settings or keys in the environment. Killed after `timeout` seconds."""
+    request = {"page": str(page), "blocks": [asdict(block) for block in python_blocks(page)]}
+    return _FORKS.run(request, cwd, timeout)
+
+
+class _Forks:
+    """A process that has imported what pages import (this module, as a script, with `--forks`), forking one child per
+    page; its stdin takes a request per line, its stdout says each child's exit code."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+
+    def run(self, request: dict[str, Any], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+        with self._lock, tempfile.TemporaryDirectory() as folder:
+            out, err = Path(folder) / "out", Path(folder) / "err"
+            line = json.dumps({**request, "cwd": str(cwd), "out": str(out), "err": str(err), "timeout": timeout})
+            process = self._started()
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+            answer = next((told for told in process.stdout if told.startswith(_EXITED)), None)
+            if answer is None:
+                self._process = None
+                raise RuntimeError(f"the process that forks the pages' processes died (exit {process.wait()})")
+            code = int(answer.removeprefix(_EXITED))
+            return subprocess.CompletedProcess(
+                [sys.executable, __file__], code, out.read_text(errors="replace"), err.read_text(errors="replace")
+            )
+
+    def _started(self) -> subprocess.Popen[str]:
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [sys.executable, __file__, "--forks"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                cwd=tempfile.gettempdir(),
+                env=_offline(),
+                text=True,
+            )
+        return self._process
+
+
+_FORKS = _Forks()
+_EXITED = "exited "  # the line of the forking process that gives a child's exit code
+PRELOADED = ("reflex", "copilot_ui.state", "copilot_ui.components", "pydantic_ai")
+
+
+def _fork_pages() -> None:
+    """The forking process: for each request on stdin, a child runs the page (`_run`), its output in the files named."""
+    for module in PRELOADED:
+        importlib.import_module(module)
+    for line in sys.stdin:
+        request = json.loads(line)
+        child = os.fork()
+        if child == 0:
+            _child(request)
+        _, status = os.waitpid(child, 0)
+        print(f"{_EXITED}{os.waitstatus_to_exitcode(status)}", flush=True)
+
+
+def _child(request: dict[str, Any]) -> NoReturn:
+    code = 0
+    try:
+        signal.alarm(max(1, int(request["timeout"])))  # (its default action ends the child)
+        os.chdir(request["cwd"])
+        for fd, path, mode in ((0, os.devnull, os.O_RDONLY), (1, request["out"], _WRITE), (2, request["err"], _WRITE)):
+            os.dup2(os.open(path, mode), fd)
+        sys.stdin, sys.argv = open(os.devnull), [__file__]  # noqa: SIM115 (the child's, until it exits)
+        _run(request)
+    except SystemExit as exited:  # as a script ends on it: its code, or its message and 1
+        code = exited.code if isinstance(exited.code, int) else 0 if exited.code is None else 1
+        if not isinstance(exited.code, int | None):
+            print(exited.code, file=sys.stderr)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
 
 
 def _offline() -> dict[str, str]:
@@ -123,4 +210,4 @@ def _app_module(name: str, made: set[str]) -> types.ModuleType:
 
 
 if __name__ == "__main__":
-    _run(json.loads(sys.stdin.read()))
+    _fork_pages()
