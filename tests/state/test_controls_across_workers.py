@@ -10,10 +10,17 @@ import json
 from collections.abc import AsyncIterator
 
 import pytest
+from ag_ui.core import AssistantMessage, FunctionCall, ToolCall
 from redis.asyncio import Redis
 
+from copilot_ui.core import Approve, Thread, decision_json
+from copilot_ui.core._awaiting import Awaiting, digest_of_call
 from copilot_ui.state.turns import _cluster as cluster
 from copilot_ui.state.turns import _remote as remote
+from copilot_ui.state.turns import thread_runs
+from copilot_ui.store import SQLThreadStore
+
+from ._running_turn import a_running_turn
 
 OTHER = "99999-otherwkr"  # the other worker's id, as it notes the thread it runs
 
@@ -84,3 +91,22 @@ async def test_this_worker_says_whether_it_acted_on_a_control(redis: Redis, monk
     finally:
         if group._listening is not None:
             group._listening.cancel()
+
+
+async def test_a_turn_of_this_worker_that_winds_down_takes_no_decision_and_records_none(tmp_path):
+    store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
+    thread = Thread(store.create("alice", agent="default").id)
+    call = ToolCall(id="call-1", function=FunctionCall(name="refund_order", arguments='{"order_id": "1042"}'))
+    thread.add_message(AssistantMessage(id="a1", tool_calls=[call]))
+    digest = digest_of_call(call)
+    thread.awaiting["call-1"] = Awaiting("call-1", "approval", digest, "refund_order", {"order_id": "1042"})
+    turn = a_running_turn(store, "alice", thread)  # (its loop runs no turn: it takes nothing more)
+    try:
+        decide = {"kind": "decide", "call": "call-1", "decision": decision_json(Approve()), "digest": digest}
+        assert await remote._act({**decide, "thread": thread.id}) is False
+        assert thread.decisions == {}  # the click's worker records it, for the next turn to act on
+        assert await remote._act({"kind": "queue", "id": "u2", "text": "and then?", "thread": thread.id}) is False
+        assert thread.queued == []
+    finally:
+        thread_runs.leave(turn)
+        await thread_runs.hand_over(turn, None)
