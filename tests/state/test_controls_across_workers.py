@@ -33,6 +33,15 @@ async def redis(redis_url: str) -> AsyncIterator[Redis]:
     await client.aclose()
 
 
+@pytest.fixture
+def this_worker(redis: Redis, monkeypatch: pytest.MonkeyPatch) -> cluster.Cluster:
+    """This worker's part in the group, on the test's Redis, as `cluster()` gives it."""
+    group = cluster.Cluster(redis)
+    monkeypatch.setattr(cluster, "_CLUSTER", group)
+    monkeypatch.setattr(cluster, "_CHECKED", True)
+    return group
+
+
 async def other_worker(redis: Redis, answer: str | None) -> tuple[asyncio.Task[None], list[dict[str, object]]]:
     """The other worker, running thread `t-1`: it gets the controls sent to it and says `answer` ("1": acted, "0": its
     turn is over; None: it says nothing, as a worker killed once Redis handed it the message)."""
@@ -54,11 +63,9 @@ async def other_worker(redis: Redis, answer: str | None) -> tuple[asyncio.Task[N
 
 @pytest.mark.parametrize(("answer", "taken"), [("1", True), ("0", False), (None, False)], ids=["acted", "turn over", "died"])
 async def test_a_message_for_the_other_workers_turn_is_taken_only_when_that_worker_says_so(
-    redis: Redis, monkeypatch: pytest.MonkeyPatch, answer: str | None, taken: bool
+    redis: Redis, this_worker: cluster.Cluster, monkeypatch: pytest.MonkeyPatch, answer: str | None, taken: bool
 ):
     monkeypatch.setattr(cluster, "ACTED_WITHIN", 0.5)
-    monkeypatch.setattr(cluster, "_CLUSTER", cluster.Cluster(redis))
-    monkeypatch.setattr(cluster, "_CHECKED", True)
     listening, received = await other_worker(redis, answer)
     try:
         assert await remote.queue("t-1", "user-1", "written after the kill") is taken
@@ -67,18 +74,14 @@ async def test_a_message_for_the_other_workers_turn_is_taken_only_when_that_work
     assert [control["text"] for control in received] == ["written after the kill"]  # it reached the other worker
 
 
-async def test_a_control_for_a_thread_nobody_runs_now_is_not_taken(redis: Redis, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(cluster, "_CLUSTER", cluster.Cluster(redis))
-    monkeypatch.setattr(cluster, "_CHECKED", True)
+async def test_a_control_for_a_thread_nobody_runs_now_is_not_taken(redis: Redis, this_worker: cluster.Cluster):
     await redis.set(cluster._LEASE + "t-1", OTHER, px=cluster.LEASE_MS)  # the note of a worker gone: nobody listens
     assert await remote.stop("t-1") is False
     assert await remote.queue("t-2", "user-1", "hello") is False  # no note at all
 
 
-async def test_this_worker_says_whether_it_acted_on_a_control(redis: Redis, monkeypatch: pytest.MonkeyPatch):
-    group = cluster.Cluster(redis)
-    monkeypatch.setattr(cluster, "_CLUSTER", group)
-    group.listen()
+async def test_this_worker_says_whether_it_acted_on_a_control(redis: Redis, this_worker: cluster.Cluster):
+    this_worker.listen()
     try:
         inbox = cluster._INBOX + cluster.worker()
         for _ in range(50):  # (until it listens)
@@ -89,8 +92,8 @@ async def test_this_worker_says_whether_it_acted_on_a_control(redis: Redis, monk
         await redis.publish(inbox, json.dumps(control))
         assert await redis.blpop(["acted:1"], timeout=5) == (b"acted:1", b"0")  # no turn of that thread runs here
     finally:
-        if group._listening is not None:
-            group._listening.cancel()
+        if this_worker._listening is not None:
+            this_worker._listening.cancel()
 
 
 async def test_a_turn_of_this_worker_that_winds_down_takes_no_decision_and_records_none(tmp_path):
