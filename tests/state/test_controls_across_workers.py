@@ -110,6 +110,8 @@ async def test_a_turn_of_this_worker_that_winds_down_takes_no_decision_and_recor
         assert thread.decisions == {}  # the click's worker records it, for the next turn to act on
         assert await remote._act({"kind": "queue", "id": "u2", "text": "and then?", "thread": thread.id}) is False
         assert thread.queued == []
+        assert turn.take_decision("call-1", Approve(), digest) is False  # a click on this worker, the same
+        assert thread.decisions == {}
     finally:
         thread_runs.leave(turn)
         await thread_runs.hand_over(turn, None)

@@ -62,10 +62,7 @@ async def _act(control: dict[str, Any]) -> bool:
     if kind == "stop":
         thread_run.loop.abort()
     elif kind == "decide":
-        if not thread_run.loop.accepting(thread_run.thread):
-            return False  # (not recorded: the sender records it for the next turn, once this one is over)
-        decision = decision_from_json(control["decision"])
-        thread_run.loop.decide(thread_run.thread, str(control["call"]), decision, str(control["digest"]))
+        return thread_run.take_decision(str(control["call"]), decision_from_json(control["decision"]), str(control["digest"]))
     elif kind == "queue":
         files = tuple(Attachment(**file) for file in control.get("files") or ())
         return thread_run.take_message(str(control["id"]), str(control["text"]), files)

@@ -14,7 +14,7 @@ import math
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
-from ...core import Attachment, Claim, RunLoop, Thread, claims
+from ...core import Attachment, Claim, Decision, RunLoop, Thread, claims
 from ...store import StoredThread, ThreadStore
 from ..sink import ViewSink
 from ._cluster import cluster, worker
@@ -44,6 +44,14 @@ class ThreadRun:
         if not self.loop.queue(self.thread, text, message_id=message_id, attachments=attachments):
             return False
         self.sink.queue_user_message(message_id, text)
+        return True
+
+    def take_decision(self, call_id: str, decision: Decision, digest: str) -> bool:
+        """A person's decision on a call of the thread, acted on at once; False when the turn winds down (then it is
+        not recorded here: the next turn records it and acts on it)."""
+        if not self.loop.accepting(self.thread):
+            return False
+        self.loop.decide(self.thread, call_id, decision, digest)  # (one that does not count is logged, and done with)
         return True
 
     def ended(self) -> Awaitable[None]:

@@ -81,7 +81,7 @@ Request = SendMessage | Decide | Regenerate | Edit | Retry
 async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
     """Hand the request to the turn of the tab's thread, here or on another worker, or start the turn that acts on it;
     yield what that turn sends to the browser."""
-    thread_run, refused, decided = None, "", False
+    thread_run, refused = None, ""
     waiting: Awaitable[Any] | None
     store = await copilot.open_store()  # (before the lock: it may wait for the database, the tab's clicks need not)
     for _ in range(20):
@@ -97,15 +97,14 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                 case thread_runs.Elsewhere():
                     waiting = None  # handed over below, out of the lock: that worker may take seconds to say it took it
                 case thread_runs.ThreadRun():
-                    if decided or _taken_by(held, request, conversation):
+                    if _taken_by(held, request, conversation):
                         return
-                    decided = isinstance(request, Decide)  # taken, but the turn is winding down: the next turn acts on it
-                    waiting = held.ended()
+                    waiting = held.ended()  # it winds down: the request waits for it, then starts a turn of its own
                 case thread_runs.Closing():
                     waiting = held.ended()  # the turn before writes the thread back first
                 case None:
                     waiting = None
-                    if isinstance(request, Decide) and not decided and not _decided(thread, conversation, request):
+                    if isinstance(request, Decide) and not _decided(thread, conversation, request):
                         return
                     if isinstance(request, SendMessage) and _holds(thread, request.message_id):
                         return  # the other worker's turn took it after all, too late to say so
@@ -146,10 +145,7 @@ def _taken_by(running: thread_runs.ThreadRun, request: Request, conversation: Co
             return running.take_message(request.message_id, request.text, request.attachments)
         case Decide():  # the turn acts on it at once
             call_id = _call_decided(conversation, request)
-            if call_id is None:
-                return True
-            running.loop.decide(running.thread, call_id, request.decision, request.digest)
-            return running.loop.accepting(running.thread)
+            return call_id is None or running.take_decision(call_id, request.decision, request.digest)
         case Regenerate() | Edit() | Retry():  # not while a turn runs
             return True
 
