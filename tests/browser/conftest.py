@@ -1,9 +1,10 @@
 """The third ring: the app built and served in production mode, driven in Chromium by Playwright.
 
-Two servings of the demo app, each built once per test session (`reflex run --env prod`, one port)
-in a build folder of its own, so that a `make run` in the same checkout does not get in the way (a new build folder
-starts as a copy of one built before it, so npm installs the frontend's packages once per run, see `_seeding`; a
-restart serves the pages already built, see `_serve_built.py`):
+Two servings of the demo app, each served once per test session as `reflex run --env prod` serves it (one port,
+see `_prod_server.py`) from a build folder of its own, so that a `make run` in the same checkout does not get in the
+way. A new build folder starts as a copy of one set up before it, so that npm installs the frontend's packages once
+per run (`_seeding`); servings whose pages compile the same share one build (`_shared_builds.py`); a restart serves
+the pages already built:
 - `app_url`: on the built-in demo model, as a newcomer runs it;
 - `hostile_app`: talking to the hostile AG-UI server of tests/hostile_agent.py over HTTP, with a
   secret Authorization header and an API key in its environment that must never reach a browser.
@@ -34,6 +35,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, P
 
 from tests._processes import CHROMIUM_ARGS, free_port, stop_group
 from tests.browser._person import TURN_TIMEOUT
+from tests.browser._shared_builds import SHARED
 from tests.hostile_agent import HostileAgent, start_hostile_agent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +43,6 @@ BUILD_TIMEOUT = 900  # seconds: the first build installs the frontend's npm pack
 EXTRAS = "tests.browser._app_extras"
 SYSTEM_CHROMIUMS = (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))  # Debian's packages
 _BUILT: list[Path] = []  # the build folders served so far in this session, with the frontend's packages installed
-SHARED = ROOT / ".web-test-shared"  # the first build folder of a test run, for the other pytest processes' first builds
 
 
 @dataclass(frozen=True)
@@ -146,12 +147,10 @@ class _served:
             "DEMO_DATABASE_URL": f"sqlite:///{factory.mktemp(f'{name}-demo') / 'demo.db'}",
             "COPILOT_SECRET": secrets.token_urlsafe(24),
             "REDIS_URL": "",
+            "PYTHONHASHSEED": "0",  # (the same pages compile to the same files, and share a build)
             **env,
         }
-        self.command = [
-            shutil.which("reflex", path=str(bin_dir)) or "reflex",
-            *("run", "--env", "prod", "--frontend-port", str(self.port), "--backend-port", str(self.port)),
-        ]
+        self.command = [sys.executable, "-m", "tests.browser._prod_server", str(self.port)]
 
     def __enter__(self) -> ServedApp:
         with _seeding(self.served.web_dir) as seed:
@@ -185,7 +184,7 @@ class _served:
             time.sleep(killed_after)
             first = signal.SIGKILL
         stop_group(self.server, first)
-        self._start([sys.executable, "-m", "tests.browser._serve_built", str(self.port)])
+        self._start([*self.command, "--as-built"])
 
 
 @contextlib.contextmanager
