@@ -22,7 +22,9 @@ from reflex.utils import exec as reflex_exec
 from tests.browser._shared_builds import shared_build
 
 
-def main(port: int, as_built: bool) -> None:
+def main(arguments: list[str]) -> None:
+    """`PORT [--as-built]`."""
+    port, as_built = int(arguments[0]), "--as-built" in arguments[1:]
     environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
     config = get_config()
     if not as_built:
@@ -39,4 +41,4 @@ def main(port: int, as_built: bool) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), "--as-built" in sys.argv[2:])
+    main(sys.argv[1:])

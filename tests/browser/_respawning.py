@@ -1,8 +1,10 @@
-"""`reflex run`, its server respawning a worker that dies, as a process manager would.
+"""The app served in production mode (`_prod_server.py`), its server respawning a worker that dies, as a process
+manager would.
 
 Reflex's own runner starts granian without `--respawn-failed-workers`: when one worker dies, granian
 stops the others and the server exits. Several workers only outlive one of them with that option
-(or as processes of their own behind a load balancer). Run as `python -m tests.browser._respawning run …`.
+(or as processes of their own behind a load balancer). Run as `python -m tests.browser._respawning PORT
+[--as-built]`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ def _respawning(self: Any, *args: Any, **kwargs: Any) -> None:
 common.AbstractServer.__init__ = _respawning  # type: ignore[method-assign]
 
 if __name__ == "__main__":
-    from reflex.reflex import cli
+    from tests.browser._prod_server import main
 
-    sys.argv[0] = "reflex"
-    sys.exit(cli())
+    main(sys.argv[1:])

@@ -150,22 +150,27 @@ class _served:
             "PYTHONHASHSEED": "0",  # (the same pages compile to the same files, and share a build)
             **env,
         }
-        self.command = [sys.executable, "-m", "tests.browser._prod_server", str(self.port)]
+        self.server_module = "tests.browser._prod_server"  # what serves it (`python -m <it> PORT [--as-built]`)
 
     def __enter__(self) -> ServedApp:
         with _seeding(self.served.web_dir) as seed:
             if seed is not None:
                 skipped = lambda folder, _names: ["build"] if folder == str(seed) else []  # noqa: E731
                 shutil.copytree(seed, self.served.web_dir, symlinks=True, ignore=skipped)  # (its own pages get built)
-            self._start(self.command)
+            self._start()
         if self.served.web_dir not in _BUILT:
             _BUILT.append(self.served.web_dir)
         return self.served
 
-    def _start(self, command: list[str]) -> None:
+    def _start(self, *options: str) -> None:
         with self.log.open("a") as log:
             self.server = subprocess.Popen(
-                command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                [sys.executable, "-m", self.server_module, str(self.port), *options],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         try:
             _wait_until_served(self.served.url, self.server, self.log)
@@ -184,7 +189,7 @@ class _served:
             time.sleep(killed_after)
             first = signal.SIGKILL
         stop_group(self.server, first)
-        self._start([*self.command, "--as-built"])
+        self._start("--as-built")
 
 
 @contextlib.contextmanager

@@ -12,7 +12,6 @@ import json
 import os
 import secrets
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,7 +42,7 @@ def respawning_cluster(tmp_path_factory: pytest.TempPathFactory, hostile, redis_
         "COPILOT_STORE_URL": postgres_server.url(postgres_server.create_database()),
     }
     server = _served(tmp_path_factory, "respawning-cluster", ".web-test-respawning", env)
-    server.command = [sys.executable, "-m", "tests.browser._respawning", *server.command[1:]]
+    server.server_module = "tests.browser._respawning"
     with server as served:
         yield served
 
