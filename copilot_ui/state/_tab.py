@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from reflex_base.event.context import EventContext
 
-from ..core import Thread
+from ..core import Thread, TurnOutcome
 from ._approval import ApprovalState
 from ._closed_sessions import connected, sent_while_connected
 from ._live import LiveState
@@ -48,21 +48,14 @@ class StateTab:
         self.token = state.router.session.client_token
         self.page = state.router.url.path or "/"
         self.browser_answer = state.__class__.browser_result  # (`__class__`: a background event's state is a proxy)
+        self.kept = True
         self._event = sent_while_connected(EventContext.get())  # (a reply goes on when the tab closes: sent nowhere)
 
     @contextlib.asynccontextmanager
     async def locked(self) -> AsyncIterator[CopilotState]:
-        with self._own_context():
+        with in_context(self._event):
             async with self._state:  # `async with` a background event's state locks it
                 yield self._state
-
-    @contextlib.contextmanager
-    def _own_context(self) -> Iterator[None]:
-        reset = EventContext.set(self._event)
-        try:
-            yield
-        finally:
-            EventContext.reset(reset)
 
     def connected(self) -> bool:
         return connected(self.token)
@@ -80,7 +73,7 @@ class StateTab:
         return await self._state.get_state(state_type)
 
     async def show(self, shown: ViewUpdate) -> None:
-        with self._own_context():
+        with in_context(self._event):
             await show_run(self._state, shown)
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
@@ -89,6 +82,19 @@ class StateTab:
 
     async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
         await say_running(self._state, running, status, dev)
+
+    async def turn_ended(self, outcome: TurnOutcome | None) -> None:
+        pass  # (the sink showed how it ended)
+
+
+@contextlib.contextmanager
+def in_context(event: EventContext) -> Iterator[None]:
+    """Run a block in the context of the event that made a tab: its changes go to that tab, from any task."""
+    reset = EventContext.set(event)
+    try:
+        yield
+    finally:
+        EventContext.reset(reset)
 
 
 def current(state: CopilotState) -> tuple[Thread, Conversation]:

@@ -6,11 +6,12 @@
         async with self:
             self.summary = result.text
 
-The task runs the real run loop with the page's frontend tools and context, on a thread of its own
-that no conversation holds and no store keeps. Its tool cards go to the tab's task panel
-(`cui.task_panel()`, `show="panel"`) or nowhere (`show="none"`); a call that needs a person
-(approval, a question) always shows there, with Approve and Deny, and waits: it never runs without
-its decision, and a denied call is in the result as denied (the cards: `_task_cards.py`). The handler's state is
+A task takes the chat's path: its prompt goes to `turns.work` as the person's message does, the task being the turn's
+tab (a `turns.Tab`). Its thread is its own, in memory only (no conversation holds it, no store keeps it); the agent
+gets the page's frontend tools and context; its view writes the chat's cards of its tool calls into the tab's task
+panel (`cui.task_panel()`, `show="panel"`, or only the calls that wait for the person, `show="none"`: `_task_cards`).
+A call that needs a person waits on its card, with Approve and Deny; the decision goes to `work` as the chat's do,
+and starts the turn that acts on it. The handler gets its result once a turn ends with nothing waiting. Its state is
 not locked while the task runs: tools lock it in short blocks, as a conversation's do.
 """
 
@@ -20,38 +21,24 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import reflex as rx
-from ag_ui.core import Context, ToolCallResultEvent
 from reflex.istate.proxy import StateProxy
+from reflex_base.event.context import EventContext
 
-from ..agents import Scrubber
-from ..core import (
-    Answer,
-    Approve,
-    Decision,
-    Deny,
-    ErrorOccurred,
-    Event,
-    RunLoop,
-    Session,
-    Thread,
-    ToolExecutionEnded,
-    ToolExecutionStarted,
-    TurnOutcome,
-    ended_by_agent,
-    parse_arguments,
-)
+from ..core import Answer, Approve, Decision, Deny, Thread, TurnOutcome, parse_arguments
 from ..protocol import new_id
-from ._closed_sessions import keep_while_busy, watch_closed_sessions, when_released
+from ._closed_sessions import keep_while_busy, sent_while_connected, watch_closed_sessions, when_released
 from ._decisions import denial
 from ._forms import Form
-from ._task_cards import TaskCards
+from ._tab import in_context
+from ._task_cards import WAITING, scrubbed, task_cards
 from .declarations import copilot
-from .turns import SessionStates, page_context
-from .view import approved_arguments
+from .sink import ViewUpdate
+from .turns import Decide, Request, SendMessage, work
+from .view import Conversation, Item, approved_arguments
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -94,20 +81,17 @@ class TaskState(rx.State):
     async def approve(self, form: Form) -> None:
         """The person approved the call on a card (its form: card, digest, and the arguments as they left them,
         checked as the approval dialog checks them)."""
-        card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
-        await _decide(self, card_id, digest, Approve(), form)
+        await _decide(self, form, Approve())
 
     @rx.event(background=True)
     async def deny(self, form: Form) -> None:
         """The person said no to the call on a card (its form: card, digest, reason); the agent reads their reason."""
-        card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
-        await _decide(self, card_id, digest, denial(str(form.get("reason") or "")))
+        await _decide(self, form, denial(str(form.get("reason") or "")))
 
     @rx.event(background=True)
     async def answer(self, form: Form) -> None:
         """The person answered a question on a card (its form: card, digest, answer)."""
-        card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
-        await _decide(self, card_id, digest, Answer(str(form.get("answer") or "")))
+        await _decide(self, form, Answer(str(form.get("answer") or "")))
 
 
 async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Show = "panel") -> TaskResult:
@@ -130,34 +114,13 @@ async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Sho
     if agent not in copilot.agent_ids():
         raise ValueError(f"there is no agent {agent!r} here; this copilot can use: {', '.join(copilot.agent_ids())}")
     watch_closed_sessions()  # a page may run tasks with no copilot: a closed tab's waiting task must still end
-    tab = _HandlerTab(state)
-    task = _Task(new_id("task-"), tab.token, Thread(), show, tab)
-    loop = RunLoop(
-        copilot.agent(agent),
-        copilot.toolbox,
-        hooks=copilot.hooks,
-        context=task.read_context,
-        # (SessionStates and page_context use only token, page, locked and page_state of turns.Tab: a narrower
-        # protocol belongs in turns/)
-        state_access=SessionStates(tab),  # pyright: ignore[reportArgumentType]
-        session=Session(page=tab.page),
-        emit=task.emit,
-        ask_person=True,
-        limits=copilot.limits,
-    )
-    task.loop = loop
+    task = _Task(state, agent, show)
     _TASKS[task.id] = task
     try:
         await task.begin()
-        outcome = await loop.send(task.thread, str(prompt))
-        while outcome is not None and outcome.status == "waiting":
-            task.waiting = True
-            try:
-                await task.decided()
-            finally:
-                task.waiting = False
-            outcome = await loop.resume(task.thread)
-        return task.result(outcome)
+        await task.work(SendMessage(new_id("user-"), str(prompt), agent_id=agent))
+        await task.settled.wait()  # (a turn that waits for the person ends; the decision's turn goes on)
+        return task.result()
     finally:
         del _TASKS[task.id]
         await task.end()
@@ -175,14 +138,17 @@ class WaitingCall:
 
 
 def waiting_calls(token: str) -> list[WaitingCall]:
-    """The calls of the tab's running tasks that wait for the person's decision (none decided yet)."""
-    return [
-        WaitingCall(f"{task.id}:{key}", waiting.tool_name, waiting.kind, waiting.digest, waiting.arguments)
-        for task in list(_TASKS.values())
-        if task.token == token
-        for key, waiting in list(task.thread.awaiting.items())
-        if key not in task.thread.decisions
-    ]
+    """The calls of the tab's running tasks that wait for the person's decision, as its panel shows them now."""
+    calls = []
+    for task in list(_TASKS.values()):
+        if task.token != token:
+            continue
+        for card_id in task.shown_waiting:
+            key = task.view.call_of(card_id.partition(":")[2]) or ""
+            waiting = task.thread.awaiting.get(key)
+            if waiting is not None and key not in task.thread.decisions:
+                calls.append(WaitingCall(card_id, waiting.tool_name, waiting.kind, waiting.digest, waiting.arguments))
+    return calls
 
 
 def working_tabs() -> set[str]:
@@ -193,13 +159,13 @@ def working_tabs() -> set[str]:
 def abandon_tasks(token: str) -> int:
     """The tab is gone for good (its state was released): its tasks' calls that wait for a decision are denied, so
     that the tasks end and their handlers get their results; how many calls were denied."""
-    denied = 0
-    for call in waiting_calls(token):
-        task_id, _, key = call.card_id.partition(":")
-        task = _TASKS.get(task_id)
-        if task is not None and task.decide(key, Deny(LEFT_WITHOUT_DECIDING), call.digest):
-            denied += 1
-    return denied
+    calls = waiting_calls(token)
+    for call in calls:
+        task_id, _, item_id = call.card_id.partition(":")
+        denying = asyncio.ensure_future(_TASKS[task_id].work(Decide(item_id, call.digest, Deny(LEFT_WITHOUT_DECIDING))))
+        _DENYING.add(denying)
+        denying.add_done_callback(_DENYING.discard)
+    return len(calls)
 
 
 keep_while_busy(working_tabs)  # a tab whose task works keeps its state while its connection is gone
@@ -208,145 +174,161 @@ when_released(abandon_tasks)  # nobody is left to decide on what a released tab'
 
 # The tasks running in this process, by id: a decision from the task panel reaches its task here.
 _TASKS: dict[str, _Task] = {}
+_DENYING: set[asyncio.Future[None]] = set()  # the turns that tell the agent a gone tab's calls were denied
 
 
-@dataclass(eq=False)
 class _Task:
-    id: str
-    token: str  # the tab that runs it: only that tab decides its calls
-    thread: Thread
-    show: Show
-    tab: _HandlerTab
-    loop: RunLoop | None = None
-    waiting: bool = False  # it waits for the person's decision, and does nothing else
-    statuses: dict[str, str] = field(default_factory=dict)  # call id -> how it ended
-    ran_with: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> the arguments it ran with
-    error: str = ""
-    wake: asyncio.Event = field(default_factory=asyncio.Event)  # a decision came
-    scrubber: Scrubber = field(default_factory=lambda: copilot.scrubber())  # what the page and the handler get, secret-free
-    cards: TaskCards = field(init=False)
+    """An agent task: the tab its turns show in (a `turns.Tab`, the handler's), its thread and how it went."""
 
-    def __post_init__(self) -> None:
-        self.cards = TaskCards(self.id, self.thread, self.scrubber)
+    def __init__(self, state: StateProxy, agent_id: str, show: Show) -> None:
+        self.id = new_id("task-")
+        self.token = state.router.session.client_token  # the tab that runs it: only that tab decides its calls
+        self.page = state.router.url.path or "/"
+        self.browser_answer = None  # its turns send nothing to the browser: a browser tool says so at once
+        self.kept = False  # no store keeps its thread
+        self.thread = Thread()
+        self.view = Conversation.of(self.thread.id)
+        self.settled = asyncio.Event()  # a turn ended with nothing waiting for the person
+        self.waiting = False  # it waits for the person's decision, and does nothing else
+        self.problems: dict[str, str] = {}  # item id -> an edit of the person's that did not fit, said on its card
+        self.shown_waiting: list[str] = []  # the cards the panel shows waiting for the person
+        self._state = state
+        self._event = sent_while_connected(EventContext.get())
+        self._agent_id = agent_id
+        self._everything = show == "panel"
+        self._items: list[Item] = []
+        self._scrubber = copilot.scrubber()  # what the page and the handler get, secret-free
+        self._outcome: TurnOutcome | None = None
 
-    async def read_context(self) -> list[Context]:
-        async with self.tab.locked():
-            return await page_context(self.tab)  # pyright: ignore[reportArgumentType] (as SessionStates above)
+    async def work(self, request: Request) -> None:
+        """The request goes the chat's way (`turns.work`); what its turn would send the browser goes nowhere (the
+        panel's cards carry their texts)."""
+        async for _ in work(self, request):
+            pass
+        if isinstance(request, SendMessage) and self._outcome is None and not self.waiting:
+            self._outcome = TurnOutcome("error", "the task could not start")  # (a bug: never left waiting)
+            self.settled.set()
 
-    async def emit(self, event: Event) -> None:
-        """Loop events become the task's cards; a card that changed is written to the tab's panel."""
-        if isinstance(event, ToolCallResultEvent):  # the agent's own tool ended
-            event = ended_by_agent(event, self.thread)
-        changed = self.cards.change(event)
-        if isinstance(event, ToolExecutionStarted):
-            self.ran_with[event.call_id] = event.arguments
-        elif isinstance(event, ToolExecutionEnded):
-            self.statuses[event.call_id] = event.status
-        elif isinstance(event, ErrorOccurred):
-            self.error = event.message
-        if changed:
-            await self._write()
+    # As a turns.Tab
+
+    def connected(self) -> bool:
+        return True
+
+    @contextlib.asynccontextmanager
+    async def locked(self) -> AsyncIterator[StateProxy]:
+        with in_context(self._event):  # (a decision's turn runs in the panel's event, a gone tab's denial in none)
+            async with self._state:
+                yield self._state
+
+    async def owner(self) -> str:
+        return ""
+
+    async def conversation(self, owner: str) -> tuple[Thread, Conversation]:
+        return self.thread, self.view
+
+    def agent(self, asked: str, thread: Thread, conversation: Conversation) -> str:
+        return self._agent_id
+
+    async def page_state(self, state_type: type) -> Any:
+        return await self._state.get_state(state_type)
+
+    async def show(self, shown: ViewUpdate) -> None:
+        if shown.items is not None:
+            self._items = shown.items
+            await self.show_cards()
+
+    async def running(self, running: bool, status: str = "", dev: str = "") -> None:
+        pass
+
+    async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
+        self.waiting = False  # (a turn begins)
+
+    async def turn_ended(self, outcome: TurnOutcome | None) -> None:
+        self._outcome = outcome
+        self.waiting = outcome is not None and outcome.status == "waiting"
+        if not self.waiting:
+            self.settled.set()
+
+    # The panel
 
     async def begin(self) -> None:
-        async with self.tab.locked():
-            panel = await self.tab.page_state(TaskState)
+        async with self.locked():
+            panel = await self._state.get_state(TaskState)
             running = {task.id for task in _TASKS.values() if task.token == self.token}
             panel.cards = [card for card in panel.cards if card["id"].split(":")[0] in running]  # finished tasks' go
             panel.busy = True
 
-    async def _write(self) -> None:
-        async with self.tab.locked():
-            panel = await self.tab.page_state(TaskState)
+    async def show_cards(self) -> None:
+        cards = task_cards(
+            self.id,
+            self.thread,
+            self.view,
+            self._items,
+            everything=self._everything,
+            problems=self.problems,
+            scrubber=self._scrubber,
+        )
+        async with self.locked():
+            panel = await self._state.get_state(TaskState)
             others = [card for card in panel.cards if not card["id"].startswith(self.id + ":")]
-            panel.cards = others + self.cards.shown(everything=self.show == "panel")
+            if panel.cards != others + cards:  # (every write is sent to the tab)
+                panel.cards = others + cards
+        self.shown_waiting = [card["id"] for card in cards if card["status"] in WAITING]
 
     async def end(self) -> None:
         try:
-            await self._write()
-            async with self.tab.locked():
-                panel = await self.tab.page_state(TaskState)
+            await self.show_cards()
+            async with self.locked():
+                panel = await self._state.get_state(TaskState)
                 panel.busy = any(task.token == self.token for task in _TASKS.values())
         except Exception:
             logger.exception("could not show the end of an agent task")
 
-    async def decided(self) -> None:
-        """Wait until the person decided on one of the calls that wait."""
-        while not any(key in self.thread.decisions for key in self.thread.awaiting):
-            self.wake.clear()
-            await self.wake.wait()
-
-    def decide(self, call_id: str, decision: Decision, digest: str) -> bool:
-        assert self.loop is not None
-        if not self.loop.decide(self.thread, call_id, decision, digest):
-            return False
-        self.wake.set()
-        return True
-
-    def result(self, outcome: TurnOutcome | None) -> TaskResult:
-        calls = []
-        for message in self.thread.messages:
-            for call in getattr(message, "tool_calls", None) or []:
-                answer = self.thread.result_of(call.id)
-                try:
-                    arguments = parse_arguments(call)
-                except ValueError:
-                    arguments = {}
-                status = self.statuses.get(call.id, "complete" if answer is not None else "aborted")
-                result = self.scrubber.scrub(str(answer.content)) if answer else ""
-                name = self.scrubber.scrub(call.function.name)
-                calls.append(TaskToolCall(name, self.cards.scrubbed(self.ran_with.get(call.id, arguments)), result, status))
-        last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
-        status = outcome.status if outcome is not None else "done"
-        error = self.error or (outcome.message if outcome is not None and status == "error" else "")
-        text = str(last.content) if last is not None else ""
-        return TaskResult(self.scrubber.scrub(text), tuple(calls), status, self.scrubber.scrub(error))
-
-    def edited(self, call_id: str, form: Form) -> dict[str, Any] | None:
+    def edited(self, item_id: str, form: Form) -> dict[str, Any] | None:
         """The arguments an Approve from the card runs the waiting call with (the person's edits, checked as the
         approval dialog checks them); None: as shown. ValueError naming what does not fit."""
-        waiting = self.thread.awaiting.get(call_id)
+        waiting = self.thread.awaiting.get(self.view.call_of(item_id) or "")
         tool = copilot.tool(waiting.tool_name) if waiting is not None else None
         if waiting is None or tool is None:
             return None
         return approved_arguments(waiting.arguments, tool, copilot.tool_ui.get(tool.name), form)
 
+    def result(self) -> TaskResult:
+        scrub = self._scrubber.scrub
+        calls = []
+        for message in self.thread.messages:
+            for call in getattr(message, "tool_calls", None) or []:
+                answer = self.thread.result_of(call.id)
+                try:
+                    arguments = self.view.ran_with.get(call.id) or parse_arguments(call)
+                except ValueError:
+                    arguments = {}
+                status = self.view.outcomes.get(call.id) or ("complete" if answer is not None else "aborted")
+                result = scrub(str(answer.content)) if answer else ""
+                calls.append(TaskToolCall(scrub(call.function.name), scrubbed(arguments, self._scrubber), result, status))
+        last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
+        status = self._outcome.status if self._outcome is not None else "error"
+        errors = [note.text for note in self.view.notes if note.kind == "error"]
+        error = errors[-1] if errors else (self._outcome.message if self._outcome is not None and status == "error" else "")
+        text = str(last.content) if last is not None else ""
+        return TaskResult(scrub(text), tuple(calls), status, scrub(error) if status == "error" else "")
 
-async def _decide(panel: TaskState, card_id: str, digest: str, decision: Decision, form: Form | None = None) -> None:
-    """A decision from the task panel reaches its task, if the card is one of this tab's waiting calls; an Approve
-    runs the call with the arguments its `form` left (an edit that does not fit is said on the card instead)."""
-    task_id, _, call_id = card_id.partition(":")
+
+async def _decide(panel: TaskState, form: Form, decision: Decision) -> None:
+    """A decision from the task panel goes to its task's turn, if the card is one of this tab's waiting calls; an
+    Approve runs the call with the arguments its form left (an edit that does not fit is said on the card instead)."""
+    card_id, digest = str(form.get("card") or ""), str(form.get("digest") or "")
+    task_id, _, item_id = card_id.partition(":")
     task = _TASKS.get(task_id)
     if task is None or task.token != panel.router.session.client_token:
         logger.warning("a decision named no running task of this tab (%r); ignored", card_id)
         return
-    card = task.cards.by_call.get(call_id)
-    if isinstance(decision, Approve) and form is not None:
+    if isinstance(decision, Approve):
         try:
-            decision = Approve(arguments=task.edited(call_id, form))
+            decision = Approve(arguments=task.edited(item_id, form))
         except ValueError as invalid:
-            if card is not None and card["digest"] == digest:
-                card["error"] = task.scrubber.scrub(str(invalid))
-                await task._write()
+            task.problems[item_id] = str(invalid)
+            await task.show_cards()
             return
-    if not task.decide(call_id, decision, digest):
-        return
-    if card is not None:
-        card |= task.cards.decided(card["tool"], "running" if isinstance(decision, (Approve, Answer)) else "denied")
-    await task._write()
-
-
-class _HandlerTab:
-    """The tab of an app's background handler, as a task's tools reach it: short locked blocks of its state."""
-
-    def __init__(self, state: StateProxy) -> None:
-        self._state = state
-        self.token = state.router.session.client_token
-        self.page = state.router.url.path or "/"
-
-    @contextlib.asynccontextmanager
-    async def locked(self) -> AsyncIterator[StateProxy]:
-        async with self._state:
-            yield self._state
-
-    async def page_state(self, state_type: type) -> Any:
-        return await self._state.get_state(state_type)
+    task.problems.pop(item_id, None)
+    await task.work(Decide(item_id, digest, decision))

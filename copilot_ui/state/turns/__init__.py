@@ -10,7 +10,7 @@ from ._cluster import cluster, worker
 from ._keeping import KEPT_EVERY, Keeper, cut_off, load, resumed, written
 from ._session_states import SessionStates
 from ._tab import Refused, Tab
-from ._work import Decide, Edit, Regenerate, Retry, SendMessage, page_context, work
+from ._work import Decide, Edit, Regenerate, Request, Retry, SendMessage, page_context, work
 
 __all__ = [
     "KEPT_EVERY",
@@ -19,6 +19,7 @@ __all__ = [
     "Keeper",
     "Refused",
     "Regenerate",
+    "Request",
     "Retry",
     "SendMessage",
     "SessionStates",

@@ -30,6 +30,8 @@ class ThreadRunPage:
 
     async def run_script(self, script: str, arguments: dict[str, Any], seconds: float) -> Any:
         thread_run = self._thread_run
+        if thread_run.tab.browser_answer is None:  # (an agent task's turn: what it sends reaches no browser)
+            raise NoBrowser()
         key = secrets.token_urlsafe(12)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         _PENDING[key] = (thread_run.tab.token, answer)

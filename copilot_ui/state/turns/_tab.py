@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ...core import Thread
+from ...core import Thread, TurnOutcome
 from ..sink import ViewUpdate
 from ..view import Conversation
 
@@ -28,7 +28,8 @@ class Tab(Protocol):
 
     token: str  # the tab's session token (where its turn's browser events go)
     page: str  # the path of its page (what tools are available)
-    browser_answer: Any  # the event a browser tool's script answers through
+    browser_answer: Any  # the event a browser tool's script answers through (None: no script reaches its browser)
+    kept: bool  # the store keeps its conversations (an agent task's thread is in memory only)
 
     def connected(self) -> bool:
         """Whether the tab is open: what is sent to a closed one goes nowhere."""
@@ -64,4 +65,8 @@ class Tab(Protocol):
 
     async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
         """The same, inside a block the caller has locked (locked)."""
+        ...
+
+    async def turn_ended(self, outcome: TurnOutcome | None) -> None:
+        """A turn of its thread is over, and has released it (None: it failed, and said so)."""
         ...

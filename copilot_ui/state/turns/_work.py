@@ -83,7 +83,8 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
     yield what that turn sends to the browser."""
     thread_run, refused = None, ""
     waiting: Awaitable[Any] | None
-    store = await copilot.open_store()  # (before the lock: it may wait for the database, the tab's clicks need not)
+    # (before the lock: it may wait for the database, the tab's clicks need not)
+    store = await copilot.open_store() if tab.kept else None
     for _ in range(20):
         async with tab.locked():
             owner = await tab.owner()  # (it may await: before the look for a turn and the claim, which must not)
@@ -237,8 +238,9 @@ async def run(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> 
 async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> None:
     current_page.set(ThreadRunPage(thread_run))  # browser tools this turn runs (in tasks of this one) reach its tab
     keeping = asyncio.ensure_future(_keep_what_it_shows(thread_run)) if thread_run.keeper is not None else None
+    outcome: TurnOutcome | None = None
     try:
-        await _act(thread_run, request)
+        outcome = await _act(thread_run, request)
     except asyncio.CancelledError:  # the server is going down: the conversation is kept, marked as cut off
         thread_run.interrupted = True
         if thread_run.keeper is not None:  # (now: the loop may stop before the end of this turn's `finally`)
@@ -262,6 +264,7 @@ async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, request: Reques
             await _not_running(tab)
         finally:
             await thread_runs.hand_over(thread_run, saved)
+            await tab.turn_ended(outcome)
 
 
 def _question_for_composer(thread: Thread, conversation: Conversation) -> tuple[str, str] | None:
