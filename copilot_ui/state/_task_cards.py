@@ -45,8 +45,8 @@ def task_cards(
         if not everything and status not in WAITING:
             continue
         card = _card(f"{task_id}:{item['id']}", item, status, thread, conversation, scrubber)
-        if status == "awaiting_approval":
-            waiting = thread.awaiting[call.id]
+        waiting = thread.awaiting.get(call.id)  # (None: decided since the items were made)
+        if status == "awaiting_approval" and waiting is not None:
             tool, ui = copilot.tool(waiting.tool_name), copilot.tool_ui.get(waiting.tool_name)
             shown = approval_request(card["id"], waiting.digest, call, waiting.arguments, tool, ui)
             card |= {key: shown[key] for key in ("title", "sentence", "fields", "editable")}

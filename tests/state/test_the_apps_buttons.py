@@ -220,6 +220,18 @@ def test_a_tasks_question_is_answered_in_the_task_panel(copilot):
     assert copilot.agent.last_input.messages[-1].content == "Berlin"  # the agent read the answer
 
 
+def test_a_tasks_call_approved_twice_at_once_runs_once(copilot):
+    copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded #1041.")
+    copilot.click(DashboardState.summarize)
+    [card] = copilot.state(TaskState).cards
+    app, form = copilot._app, {"card": card["id"], "digest": card["digest"]}
+    clicks = [app.call(app.dispatch(copilot.token, TaskState.approve(form), copilot._router_data())) for _ in range(2)]
+    app.call(asyncio.wait_for(asyncio.gather(*clicks, *copilot._pending), 10))
+    dashboard = copilot.state(DashboardState)
+    assert dashboard.refunded == ["#1041"]
+    assert (dashboard.summary, dashboard.task_calls) == ("Refunded #1041.", ["refund_order: complete"])
+
+
 def test_another_tab_cannot_decide_a_tasks_call(copilot):
     copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded.")
     copilot.click(DashboardState.summarize)

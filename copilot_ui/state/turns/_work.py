@@ -263,8 +263,10 @@ async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, request: Reques
             logger.exception("showing the end of a run failed")
             await _not_running(tab)
         finally:
-            await thread_runs.hand_over(thread_run, saved)
-            await tab.turn_ended(outcome)
+            try:
+                await tab.turn_ended(outcome)  # (while it holds the thread: the next turn's end is told after this one's)
+            finally:
+                await thread_runs.hand_over(thread_run, saved)
 
 
 def _question_for_composer(thread: Thread, conversation: Conversation) -> tuple[str, str] | None:
