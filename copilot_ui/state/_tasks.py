@@ -308,10 +308,10 @@ class _Task:
                 calls.append(TaskToolCall(scrub(call.function.name), scrubbed(arguments, self._scrubber), result, status))
         last = next((m for m in reversed(self.thread.messages) if m.role == "assistant" and m.content), None)
         status = self._outcome.status if self._outcome is not None else "error"
-        errors = [note.text for note in self.view.notes if note.kind == "error"]
+        errors = [note.text for note in self.view.notes if note.kind == "error"]  # (what the chat would show)
         error = errors[-1] if errors else (self._outcome.message if self._outcome is not None and status == "error" else "")
         text = str(last.content) if last is not None else ""
-        return TaskResult(scrub(text), tuple(calls), status, scrub(error) if status == "error" else "")
+        return TaskResult(scrub(text), tuple(calls), status, scrub(error))
 
 
 async def _decide(panel: TaskState, form: Form, decision: Decision) -> None:

@@ -14,7 +14,8 @@ import reflex as rx
 
 import copilot_ui as cui
 from copilot_ui.agents._scripted import Pause
-from copilot_ui.agents.scripts import text_reply
+from copilot_ui.agents.scripts import error_reply, text_reply
+from copilot_ui.core import LoopLimits
 from copilot_ui.state import ApprovalState, CopilotState, TaskState, _closed_sessions
 from copilot_ui.state._closed_sessions import release_closed
 from copilot_ui.state._task_cards import SHOWN_LIMIT
@@ -232,6 +233,21 @@ def test_a_tasks_call_approved_twice_at_once_runs_once(copilot):
     assert (dashboard.summary, dashboard.task_calls) == ("Refunded #1041.", ["refund_order: complete"])
 
 
+def test_a_task_whose_agent_fails_ends_with_the_error_in_words(copilot):
+    copilot.agent.add(error_reply("the model is overloaded"))
+    copilot.click(TaskOutcomeState.run)
+    assert copilot.state(TaskOutcomeState).outcome == ("error", "the model is overloaded")
+
+
+def test_a_task_over_the_turn_limit_ends_with_limit_and_says_why(copilot, monkeypatch):
+    monkeypatch.setattr(cui.copilot, "limits", LoopLimits(max_follow_ups=0))
+    copilot.agent.calls("filter_orders", city="Berlin").says("never said")
+    copilot.click(TaskOutcomeState.run)
+    status, error = copilot.state(TaskOutcomeState).outcome
+    assert status == "limit" and "stopped after 0 follow-up runs" in error
+    assert copilot.state(DashboardState).city == "Berlin"  # the call ran; the run after it did not
+
+
 def test_another_tab_cannot_decide_a_tasks_call(copilot):
     copilot.agent.calls("refund_order", order_id="#1041", reason="damaged").says("Refunded.")
     copilot.click(DashboardState.summarize)
@@ -374,3 +390,13 @@ def test_the_task_panel_speaks_the_apps_words(monkeypatch):
 def test_run_task_outside_a_background_handler_says_what_to_do():
     with pytest.raises(TypeError, match=r"@rx.event\(background=True\)"):
         asyncio.run(cui.run_task(DashboardState(), "Summarize"))
+
+
+class TaskOutcomeState(rx.State):
+    outcome: tuple[str, str] = ("", "")
+
+    @rx.event(background=True)
+    async def run(self):
+        result = await cui.run_task(self, "summarize the orders shown")
+        async with self:
+            self.outcome = (result.status, result.error)
