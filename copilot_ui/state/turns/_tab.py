@@ -68,5 +68,5 @@ class Tab(Protocol):
         ...
 
     async def turn_ended(self, outcome: TurnOutcome | None) -> None:
-        """A turn of its thread is over, and has released it (None: it failed, and said so)."""
+        """A turn of its thread is over, told before it lets the thread go (None: it failed, and said so)."""
         ...
