@@ -58,15 +58,15 @@ def task_cards(
 def _card(card_id: str, item: Item, status: str, thread: Thread, conversation: Conversation, scrubber: Scrubber) -> Card:
     def text(part: str, limit: int | None = SHOWN_LIMIT) -> str:
         whole = scrubber.scrub(conversation.text_of(f"{item['id']}.{part}", thread) or "")
-        return whole if limit is None or len(whole) <= limit else whole[: limit - 1] + "…"
+        return whole if limit is None else _cut(whole, limit)
 
     name: str = item["n"]
-    ui = copilot.tool_ui.get(name)
+    ui, tool = copilot.tool_ui.get(name), _cut(scrubber.scrub(name), NAME_LIMIT)
     return {
         "id": card_id,
-        "tool": _cut(scrubber.scrub(name), NAME_LIMIT),
+        "tool": tool,
         "status": status,
-        "title": (ui.title if ui is not None else "") or _cut(scrubber.scrub(name), NAME_LIMIT),
+        "title": (ui.title if ui is not None else "") or tool,
         # (all that Approve runs while it waits; nothing while its arguments stream)
         "arguments": "" if item["s"] == "streaming" else text("a", None if status in WAITING else SHOWN_LIMIT),
         "question": text("q") if status == "awaiting_input" else "",

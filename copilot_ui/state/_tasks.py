@@ -37,7 +37,7 @@ from ._tab import in_context
 from ._task_cards import WAITING, scrubbed, task_cards
 from .declarations import copilot
 from .sink import ViewUpdate
-from .turns import Decide, Request, SendMessage, work
+from .turns import Decide, Request, SendMessage, thread_runs, work
 from .view import Conversation, Item, approved_arguments
 
 logger = logging.getLogger("copilot_ui.state")
@@ -189,7 +189,6 @@ class _Task:
         self.thread = Thread()
         self.view = Conversation.of(self.thread.id)
         self.settled = asyncio.Event()  # a turn ended with nothing waiting for the person
-        self.waiting = False  # it waits for the person's decision, and does nothing else
         self.problems: dict[str, str] = {}  # item id -> an edit of the person's that did not fit, said on its card
         self.shown_waiting: list[str] = []  # the cards the panel shows waiting for the person
         self._state = state
@@ -205,8 +204,8 @@ class _Task:
         panel's cards carry their texts)."""
         async for _ in work(self, request):
             pass
-        if isinstance(request, SendMessage) and self._outcome is None and not self.waiting:
-            self._outcome = TurnOutcome("error", "the task could not start")  # (a bug: never left waiting)
+        if isinstance(request, SendMessage) and self._outcome is None:
+            self._outcome = TurnOutcome("error", "the task could not start")  # (no turn began: the handler must not wait on)
             self.settled.set()
 
     # As a turns.Tab
@@ -241,13 +240,18 @@ class _Task:
         pass
 
     async def say_running(self, running: bool, status: str = "", dev: str = "") -> None:
-        self.waiting = False  # (a turn begins)
+        pass
 
     async def turn_ended(self, outcome: TurnOutcome | None) -> None:
         self._outcome = outcome
-        self.waiting = outcome is not None and outcome.status == "waiting"
-        if not self.waiting:
+        if outcome is None or outcome.status != "waiting":
             self.settled.set()
+
+    @property
+    def waiting(self) -> bool:
+        """It waits for the person's decision, and does nothing else: its last turn ended so, and no turn runs it now."""
+        last = self._outcome
+        return last is not None and last.status == "waiting" and thread_runs.running(self.thread.id) is None
 
     # The panel
 
