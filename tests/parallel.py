@@ -1,8 +1,9 @@
 """`make test`: every test, in three pytest processes side by side (one process leaves the machine's cores waiting
 on streamed replies).
 
-Two processes share the browser ring's modules (`tests/browser`), alternating in name order, each building the app
-in build folders of its own (`TEST_BUILD_SUFFIX`); the third runs every other ring. Every line they print is shown as
+Two processes share the browser ring's modules (`tests/browser`), alternating in name order, each serving the app
+from build folders of its own (`TEST_BUILD_SUFFIX`; servings whose pages compile the same share one build, see
+`tests/browser/_shared_builds.py`); the third runs every other ring. Every line they print is shown as
 it comes, after the name of its process. A `--junitxml` in PYTEST_ADDOPTS (CI's) gets the three reports in one file.
 With arguments, this is `pytest` with them, in one process.
 """
