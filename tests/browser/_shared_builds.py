@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import re
 import shutil
 import time
@@ -25,6 +26,7 @@ _NOT_PAGES = frozenset(
 )
 KEPT_FOR = 7 * 86400  # seconds a kept build stays for the next runs
 _PORT = "port"  # the file, in a kept build, with the port it was built for
+_CLIENT_STORAGE = b"export const clientStorage = "
 
 
 def pages_key(web_dir: Path) -> str:
@@ -35,8 +37,22 @@ def pages_key(web_dir: Path) -> str:
             continue
         for path in sorted([top, *top.rglob("*")] if top.is_dir() else [top]):
             if path.is_file():
-                digest.update(str(path.relative_to(web_dir)).encode() + b"\0" + path.read_bytes() + b"\0")
+                digest.update(str(path.relative_to(web_dir)).encode() + b"\0" + _canonical(path) + b"\0")
     return digest.hexdigest()[:20]
+
+
+def _canonical(path: Path) -> bytes:
+    """The file's bytes, the client storage's fields in a fixed order: Reflex writes them in the order of a set of
+    state classes, which differs between two processes compiling the same pages."""
+    text = path.read_bytes()
+    if path.name != "context.jsx":
+        return text
+    lines = text.split(b"\n")
+    for number, line in enumerate(lines):
+        if line.startswith(_CLIENT_STORAGE):
+            storage = json.loads(line.removeprefix(_CLIENT_STORAGE))
+            lines[number] = _CLIENT_STORAGE + json.dumps(storage, sort_keys=True).encode()
+    return b"\n".join(lines)
 
 
 def shared_build(web_dir: Path, port: int, build: Callable[[], None]) -> None:
