@@ -80,15 +80,15 @@ def opened(
     off, unless `going` on another worker); and the script that hands over the texts of its window, to send before its
     items (so that it shows at once). `counted`: the pieces of its texts a turn sent, which the tab may hold (a whole
     text handed over at a lower count would be taken for an older one)."""
-    running = thread_runs.running(stored.thread.id)
-    if running is not None:
-        thread, conversation = running.thread, running.sink.conversation
+    writing = thread_runs.writing(stored.thread.id)  # (running, or sending its last pieces)
+    if writing is not None:
+        thread, conversation = writing.thread, writing.sink.conversation
     else:
         thread, conversation = resumed(stored, copilot.rendered_tools(), going=going)
         conversation.seqs.update(counted or {})
-    so_far = running.sink.text_so_far if running is not None else None
+    so_far = writing.sink.text_so_far if writing is not None else None
     # (nothing writes it: its texts as kept replace what the tab holds, say the pieces a turn cut off had sent it)
-    texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW, replace=running is None and not going)
+    texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW, replace=writing is None and not going)
     return thread, conversation, texts
 
 

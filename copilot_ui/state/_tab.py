@@ -214,15 +214,21 @@ async def hand_over_texts(state: CopilotState, tids: list[str]) -> AsyncIterator
         thread, conversation = state.get_value("_thread"), state.get_value("_conversation")
     if thread is None or conversation is None or not isinstance(tids, list):
         return
-    thread_run = thread_runs.running(thread.id)
-    if thread_run is not None:  # the running turn holds the newest thread and what it sent
-        thread, conversation = thread_run.thread, thread_run.sink.conversation
-    elif await remote.texts(thread.id, tids):
+    if thread_runs.writing(thread.id) is None and await remote.texts(thread.id, tids):
         return  # the worker that runs the thread hands them over
-    so_far = thread_run.sink.text_so_far if thread_run is not None else None
-    script = handover(tids, thread, conversation, so_far, copilot.scrubber())
+    script = texts_handed_over(tids, thread, conversation)
     if script:
         yield script_event(script)
+
+
+def texts_handed_over(tids: list[str], thread: Thread, conversation: Conversation) -> str:
+    """The script that hands these texts to the tab: as the turn writing the thread sent them (up to the piece it
+    counts), else as the thread has them."""
+    thread_run = thread_runs.writing(thread.id)
+    if thread_run is None:
+        return handover(tids, thread, conversation, None, copilot.scrubber())
+    sink = thread_run.sink  # (the turn holds the newest thread, and what it sent of each text)
+    return handover(tids, thread_run.thread, sink.conversation, sink.text_so_far, copilot.scrubber())
 
 
 async def current_or_stored(state: CopilotState, owner: str) -> tuple[Thread, Conversation]:

@@ -1,4 +1,4 @@
-"""What a tab that asks for a text gets while a drive writes it: what was sent of it, so that the pieces to come follow.
+"""What a tab that asks for a text gets while a turn writes it: what was sent of it, so that the pieces to come follow.
 
 A tab asks for a text as soon as its item shows (a reply, a call's card), which can be before the
 first piece of it was sent: it must get nothing yet, not the thread's text in another shape (a
@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+from collections.abc import AsyncIterator
+from typing import Any
 
 from ag_ui.core import (
     AssistantMessage,
@@ -22,8 +25,13 @@ from ag_ui.core import (
 
 from copilot_ui.agents import Scrubber
 from copilot_ui.core import Thread
+from copilot_ui.state._tab import texts_handed_over
 from copilot_ui.state.sink import ViewSink, ViewUpdate
+from copilot_ui.state.turns import thread_runs
 from copilot_ui.state.view import Conversation, handover
+from copilot_ui.store import SQLThreadStore
+
+from ._running_turn import a_running_turn
 
 
 async def _shown(_view: ViewUpdate) -> None:
@@ -70,3 +78,58 @@ def test_a_reply_asked_for_before_its_first_words_is_nothing_yet():
         return asked
 
     assert asyncio.run(scenario()) == [-1, ""]  # its first piece ("Hello", piece 0) is not taken as already held
+
+
+def test_a_reply_asked_for_while_its_turn_sends_its_last_pieces_shows_each_word_once(tmp_path):
+    """The turn's work is over (a new click would wait for it) but its last pieces are not sent yet: a tab that asks
+    for the reply then (a reconnect, a text mounting) gets it as far as sent, and the last pieces follow it once."""
+
+    async def scenario() -> str:
+        store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
+        thread = Thread(store.create("alice", agent="default").id)
+        thread.add_message(AssistantMessage(id="msg-1", content=""))
+        turn = a_running_turn(store, "alice", thread)
+        tab: dict[str, tuple[int, str]] = {}
+        reaching_the_tab = asyncio.ensure_future(_run_in_tab(turn.sink.outbox(), tab))
+        turn.sink.emit(TextMessageStartEvent(message_id="msg-1"))
+        tid = turn.sink.conversation.message_item("msg-1", "assistant")
+        for words in ("Once ", "upon a time"):
+            thread.append_text("msg-1", words)
+            turn.sink.emit(TextMessageContentEvent(message_id="msg-1", delta=words))
+            if words == "Once ":
+                await turn.sink.flush()  # "Once " reaches the tab, "upon a time" waits for the next flush
+        thread_runs.leave(turn)
+        run_script(tab, texts_handed_over([tid], thread, turn.sink.conversation))
+        await turn.sink.close()
+        await reaching_the_tab
+        await thread_runs.hand_over(turn, None)
+        return tab[tid][1]
+
+    assert asyncio.run(scenario()) == "Once upon a time"
+
+
+async def _run_in_tab(outbox: AsyncIterator[Any], tab: dict[str, tuple[int, str]]) -> None:
+    async for event in outbox:
+        if getattr(event, "name", "") == "_call_script":
+            run_script(tab, event.payload["javascript_code"])
+
+
+def run_script(tab: dict[str, tuple[int, str]], script: str) -> None:
+    """What the tab's text store (cui_text.jsx) does with a script: a piece joins its text if it follows the last one
+    held; a whole text replaces one held at a lower or equal count."""
+    decode = json.JSONDecoder().raw_decode
+    at = 0
+    while (found := re.search(r"__cui([AS])\?\.\(", script[at:])) is not None:
+        at += found.end()
+        if found[1] == "A":
+            tid, at = decode(script, at)
+            seq, at = decode(script, at + 1)
+            piece, at = decode(script, at + 1)
+            held = tab.get(tid, (-1, ""))
+            if seq == held[0] + 1:
+                tab[tid] = (seq, held[1] + piece)
+        else:
+            wholes, at = decode(script, at)
+            for tid, (seq, text) in wholes.items():
+                if tid not in tab or seq >= tab[tid][0]:
+                    tab[tid] = (seq, text)

@@ -105,6 +105,7 @@ class Outgoing:
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
         self.pieces_sent = 0  # pieces of text sent so far: the turn keeps its thread when they grew
+        self.closed = False  # the outbox has ended: what is sent now reaches no tab
 
     # What the subclass tells
 
@@ -213,6 +214,7 @@ class Outgoing:
         if self.returned:
             self.send_event(rx.set_value(COMPOSER_INPUT_ID, "\n\n".join(self.returned)))
         self._outbox.put_nowait(_DONE)
+        self.closed = True
 
     def _schedule(self) -> None:
         if self._timer is None:

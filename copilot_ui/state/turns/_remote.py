@@ -56,6 +56,16 @@ async def _act(control: dict[str, Any]) -> bool:
     if kind == "browser":
         browser_answers.deliver(str(control.get("token")), control.get("reply"))
         return True
+    if kind == "texts":
+        writing = thread_runs.writing(str(control.get("thread")))
+        if writing is None or writing.sink.closed:
+            return False
+        script = handover(
+            control.get("tids"), writing.thread, writing.sink.conversation, writing.sink.text_so_far, copilot.scrubber()
+        )
+        if script:
+            writing.sink.send_event(script_event(script))
+        return True
     thread_run = thread_runs.running(str(control.get("thread")))
     if thread_run is None:
         return False
@@ -66,12 +76,6 @@ async def _act(control: dict[str, Any]) -> bool:
     elif kind == "queue":
         files = tuple(Attachment(**file) for file in control.get("files") or ())
         return thread_run.take_message(str(control["id"]), str(control["text"]), files)
-    elif kind == "texts":
-        script = handover(
-            control.get("tids"), thread_run.thread, thread_run.sink.conversation, thread_run.sink.text_so_far, copilot.scrubber()
-        )
-        if script:
-            thread_run.sink.send_event(script_event(script))
     return True
 
 
