@@ -1,11 +1,11 @@
 """`make test`: every test, in three pytest processes side by side (one process leaves the machine's cores waiting
 on streamed replies).
 
-Two processes share the browser ring's modules (`tests/browser`), alternating in name order, each serving the app
-from build folders of its own (`TEST_BUILD_SUFFIX`; servings whose pages compile the same share one build, see
-`tests/browser/_shared_builds.py`); the third runs every other ring. Every line they print is shown as
-it comes, after the name of its process. A `--junitxml` in PYTEST_ADDOPTS (CI's) gets the three reports in one file.
-With arguments, this is `pytest` with them, in one process.
+Two processes share the browser ring's modules (`tests/browser`), run by pytest-xdist: each takes the next module when
+it is done with one, and serves the app from build folders of its own (named after its xdist worker; servings whose
+pages compile the same share one build, see `tests/browser/_shared_builds.py`); the third runs every other ring.
+Every line they print is shown as it comes, after the name of its lane. A `--junitxml` in PYTEST_ADDOPTS (CI's) gets
+the reports in one file. With arguments, this is `pytest` with them, in one process.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BROWSER_RING = "tests/browser"
+BROWSER_WORKERS = 2
 JUNIT = re.compile(r"--junit-?xml(?:=|\s+)(\S+)")
 
 
@@ -35,11 +36,10 @@ class Lane:
 
 
 def lanes() -> list[Lane]:
-    modules = sorted(str(path.relative_to(ROOT)) for path in (ROOT / BROWSER_RING).glob("test_*.py"))
     return [
         Lane("others", ["-m", "not browser or embedding"], {}),
-        Lane("browser 1", modules[0::2], {"TEST_BUILD_SUFFIX": "-1"}),
-        Lane("browser 2", modules[1::2], {"TEST_BUILD_SUFFIX": "-2"}),
+        # (pytest-xdist: a worker that is done with a module takes the next, so that both end at about the same time)
+        Lane("browser", ["-n", str(BROWSER_WORKERS), "--dist", "loadfile", BROWSER_RING], {}),
     ]
 
 

@@ -128,7 +128,8 @@ class _served:
         env: dict[str, str],
         secret_values: tuple[str, ...] = (),
     ) -> None:
-        web_dir += os.environ.get("TEST_BUILD_SUFFIX", "")  # (tests/parallel.py: each browser process builds its own)
+        worker = os.environ.get("PYTEST_XDIST_WORKER")  # (tests/parallel.py: each browser process builds its own)
+        web_dir += f"-{worker}" if worker else ""
         self.port = free_port()
         self.log = factory.mktemp(name) / "reflex.log"
         self.served = ServedApp(f"http://127.0.0.1:{self.port}", ROOT / web_dir, self.log, secret_values)
