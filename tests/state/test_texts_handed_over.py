@@ -25,6 +25,8 @@ from ag_ui.core import (
 
 from copilot_ui.agents import Scrubber
 from copilot_ui.core import Thread
+from copilot_ui.state import CopilotState, declarations
+from copilot_ui.state._owner import owner_of_tab
 from copilot_ui.state._tab import texts_handed_over
 from copilot_ui.state.sink import ViewSink, ViewUpdate
 from copilot_ui.state.turns import thread_runs
@@ -116,7 +118,7 @@ async def _run_in_tab(outbox: AsyncIterator[Any], tab: dict[str, tuple[int, str]
 
 def run_script(tab: dict[str, tuple[int, str]], script: str) -> None:
     """What the tab's text store (cui_text.jsx) does with a script: a piece joins its text if it follows the last one
-    held; a whole text replaces one held at a lower or equal count."""
+    held; a whole text replaces one held at a lower or equal count, or any when the script says to replace."""
     decode = json.JSONDecoder().raw_decode
     at = 0
     while (found := re.search(r"__cui([AS])\?\.\(", script[at:])) is not None:
@@ -130,6 +132,31 @@ def run_script(tab: dict[str, tuple[int, str]], script: str) -> None:
                 tab[tid] = (seq, held[1] + piece)
         else:
             wholes, at = decode(script, at)
+            replace = script[at : at + 2] == ",1"
             for tid, (seq, text) in wholes.items():
-                if tid not in tab or seq >= tab[tid][0]:
+                if replace or tid not in tab or seq >= tab[tid][0]:
                     tab[tid] = (seq, text)
+
+
+def test_a_text_asked_for_after_a_restart_is_the_stores_not_the_one_the_old_server_left_in_the_tab(copilot):
+    """A restarted server gets back the tab's state as the old one last wrote it (Reflex's state on disk); the store
+    has the reply's last words (kept when it was asked to stop). A tab asking for the reply gets the store's, whole."""
+    copilot.agent.says("Once upon a time")
+    copilot.say("tell me a story")
+    tab = copilot.state(CopilotState)
+    thread, conversation = tab.get_value("_thread"), tab.get_value("_conversation")
+    reply = conversation.items(thread)[-1]["id"]
+    store = copilot._app.call(declarations.copilot.open_store())
+    owner = copilot._app.call(owner_of_tab(tab))
+    stored = store.load_with_notes(owner, thread.id)
+    assert stored is not None
+    stored.thread.messages[-1].content = "Once upon a time a lighthouse keeper"  # its last words, kept at the stop
+    store.save(owner, stored.thread, notes=stored.notes)
+    tab._worker = "1-gone"  # the state as the server before the restart left it
+
+    copilot.click(CopilotState.need_texts([reply]))
+
+    script = [payload["javascript_code"] for name, payload in copilot.browser_events if name == "_call_script"][-1]
+    tab_texts: dict[str, tuple[int, str]] = {reply: (40, "Once upon a time")}  # (40: the pieces the old server sent)
+    run_script(tab_texts, script)
+    assert tab_texts[reply][1] == "Once upon a time a lighthouse keeper"
