@@ -210,6 +210,10 @@ def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_fre
     tabs: Tabs, app_url: str, demo_server: _served
 ):
     database = Path(demo_server.env["COPILOT_STORE_URL"])
+    first = tabs.open(app_url)
+    first.goto("/")  # the store made its tables (run first, the test would lock a database without them)
+    _until_store_opened(database)
+    first.close()  # (before the restart, which it would see as a connection refused)
     with write_lock_held(database):  # held as the server starts: its store cannot open (30 s at most)
         demo_server.restart()
         writer, bystander = tabs.open(app_url), tabs.open(app_url)
