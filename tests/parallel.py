@@ -28,18 +28,17 @@ JUNIT = re.compile(r"--junit-?xml(?:=|\s+)(\S+)")
 
 @dataclass(frozen=True)
 class Lane:
-    """One pytest process: its name, what it runs, and its own environment."""
+    """One pytest process (the browser lane's starts its xdist workers): its name and what it runs."""
 
     name: str
     arguments: list[str]
-    environment: dict[str, str]
 
 
 def lanes() -> list[Lane]:
     return [
-        Lane("others", ["-m", "not browser or embedding"], {}),
+        Lane("others", ["-m", "not browser or embedding"]),
         # (pytest-xdist: a worker that is done with a module takes the next, so that both end at about the same time)
-        Lane("browser", ["-n", str(BROWSER_WORKERS), "--dist", "loadfile", BROWSER_RING], {}),
+        Lane("browser", ["-n", str(BROWSER_WORKERS), "--dist", "loadfile", BROWSER_RING]),
     ]
 
 
@@ -56,7 +55,7 @@ def main(arguments: list[str]) -> int:
         process = subprocess.Popen(
             [sys.executable, "-m", "pytest", *own_report, *lane.arguments],
             cwd=ROOT,
-            env={**os.environ, **lane.environment, "PYTEST_ADDOPTS": options},
+            env={**os.environ, "PYTEST_ADDOPTS": options},
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
