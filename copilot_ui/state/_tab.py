@@ -214,15 +214,15 @@ async def hand_over_texts(state: CopilotState, tids: list[str]) -> AsyncIterator
         held = state.get_value("_thread")
         # (a thread another life of the server left in the tab's state is older than the store's: as kept, it replaces
         # what the tab holds; the state came back as that life last wrote it, while the store has its last words)
-        kept = held is not None and await outlived(state, held)
-        if kept:
+        stale = held is not None and await outlived(state, held)
+        if stale:
             await current_or_stored(state, await owner_of_tab(state))
         thread, conversation = state.get_value("_thread"), state.get_value("_conversation")
     if thread is None or conversation is None or not isinstance(tids, list):
         return
     if thread_runs.writing(thread.id) is None and await remote.texts(thread.id, tids):
         return  # the worker that runs the thread hands them over
-    script = texts_handed_over(tids, thread, conversation, replace=kept)
+    script = texts_handed_over(tids, thread, conversation, replace=stale)
     if script:
         yield script_event(script)
 
@@ -230,11 +230,10 @@ async def hand_over_texts(state: CopilotState, tids: list[str]) -> AsyncIterator
 def texts_handed_over(tids: list[str], thread: Thread, conversation: Conversation, *, replace: bool = False) -> str:
     """The script that hands these texts to the tab: as the turn writing the thread sent them (up to the piece it
     counts), else as the thread has them (`replace`: as kept, which nothing writes any more)."""
-    thread_run = thread_runs.writing(thread.id)
-    if thread_run is None:
-        return handover(tids, thread, conversation, None, copilot.scrubber(), replace=replace)
-    sink = thread_run.sink  # (the turn holds the newest thread, and what it sent of each text)
-    return handover(tids, thread_run.thread, sink.conversation, sink.text_so_far, copilot.scrubber())
+    thread_run = thread_runs.writing(thread.id)  # (it holds the newest thread, and what it sent of each text)
+    if thread_run is not None:
+        return thread_run.texts(tids)
+    return handover(tids, thread, conversation, None, copilot.scrubber(), replace=replace)
 
 
 async def current_or_stored(state: CopilotState, owner: str) -> tuple[Thread, Conversation]:

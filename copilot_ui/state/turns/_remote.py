@@ -7,9 +7,7 @@ import logging
 from typing import Any
 
 from ...core import Attachment, Decision, decision_from_json, decision_json
-from ..declarations import copilot
 from ..sink import script_event
-from ..view import handover
 from . import _browser_answers as browser_answers
 from . import _thread_runs as thread_runs
 from ._cluster import cluster, on_message
@@ -60,9 +58,7 @@ async def _act(control: dict[str, Any]) -> bool:
         writing = thread_runs.writing(str(control.get("thread")))
         if writing is None or writing.sink.closed:
             return False
-        script = handover(
-            control.get("tids"), writing.thread, writing.sink.conversation, writing.sink.text_so_far, copilot.scrubber()
-        )
+        script = writing.texts(control.get("tids"))
         if script:
             writing.sink.send_event(script_event(script))
         return True

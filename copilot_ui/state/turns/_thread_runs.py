@@ -13,10 +13,13 @@ import asyncio
 import math
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import Any
 
 from ...core import Attachment, Claim, Decision, RunLoop, Thread, claims
 from ...store import StoredThread, ThreadStore
+from ..declarations import copilot
 from ..sink import ViewSink
+from ..view import handover
 from ._cluster import cluster, worker
 from ._keeping import Keeper, load
 from ._tab import Tab
@@ -53,6 +56,10 @@ class ThreadRun:
             return False
         self.loop.decide(self.thread, call_id, decision, digest)  # (one that does not count is logged, and done with)
         return True
+
+    def texts(self, tids: Any) -> str:
+        """The script that hands these texts to a tab as this turn sent them (up to the piece it counts of each)."""
+        return handover(tids, self.thread, self.sink.conversation, self.sink.text_so_far, copilot.scrubber())
 
     def ended(self) -> Awaitable[None]:
         """Done once the turn has written the thread back and released it."""
