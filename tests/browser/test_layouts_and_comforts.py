@@ -45,6 +45,8 @@ def test_the_sidebar_is_resized_by_its_edge_and_keeps_its_width(page: Page):
     kept = sidebar(page).bounding_box()["width"]
     page.reload()
     expect(sidebar(page)).to_be_visible()
+    # (the remembered width applies once the page has hydrated: drawn ahead of time, it shows the default first)
+    expect(edge).to_have_attribute("aria-valuenow", str(round(kept)))
     assert abs(sidebar(page).bounding_box()["width"] - kept) < 2
 
 
