@@ -25,12 +25,10 @@ import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from fastmcp.client.transports import StdioTransport
 from pydantic_ai import RunContext
 from pydantic_ai.exceptions import ApprovalRequired, ModelRetry, ToolFailed
-from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
 from .._checks import TOOL_NAME, close_matches, keywords_checked, mcp_approval, tool_options
@@ -41,6 +39,9 @@ from ..errors import DeclarationError
 from ..protocol._json import JSONObject
 from ._mcp_failures import Reach, why_stopped, why_unavailable
 from ._run_notice import say_once_a_turn
+
+if TYPE_CHECKING:
+    from pydantic_ai.mcp import MCPToolset
 
 logger = logging.getLogger("copilot_ui.mcp")
 
@@ -84,6 +85,10 @@ def mcp_server(
         raise DeclarationError(where, "give either command= (a server on stdio) or url= (streamable HTTP)")
     mcp_approval(where, approval)
     _check_prefix_and_timeout(where, prefix, timeout)
+    # (MCP's client costs a second and a half to import: only an app that names a server pays it)
+    from fastmcp.client.transports import StdioTransport
+    from pydantic_ai.mcp import MCPToolset
+
     if command is not None:
         if headers:
             raise DeclarationError(where, "headers= are for a server at a url=; give a command env= instead")
@@ -317,6 +322,8 @@ def _check_prefix_and_timeout(where: str, prefix: str | None, timeout: float) ->
 
 
 def _reach_of(toolset: MCPToolset[Any]) -> Reach:
+    from fastmcp.client.transports import StdioTransport
+
     transport = toolset.client.transport
     if isinstance(transport, StdioTransport):
         return Reach(command=transport.command)
