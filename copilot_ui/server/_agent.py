@@ -25,8 +25,6 @@ from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai import DeferredToolRequests, RunContext, Tool
 from pydantic_ai.capabilities import ProcessHistory
 from pydantic_ai.models import Model
-from pydantic_ai.models.openai import OpenAIChatModel
-from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
 from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import ToolFuncEither
 from pydantic_ai.toolsets import AbstractToolset
@@ -65,6 +63,9 @@ def builtin_model(demo_script: DemoScript | None = None) -> Model | str:
 def compatible_model(name: str, base_url: str, *, api_key: str | None = None) -> Model:
     """A model on a server with OpenAI's Chat Completions API (Ollama, vLLM, LM Studio…): its name there, the server's
     base URL (e.g. "http://localhost:11434/v1"), and its API key if it needs one."""
+    from pydantic_ai.models.openai import OpenAIChatModel  # (OpenAI's client: imported by the apps that use it)
+    from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
+
     name = name.removeprefix("openai-chat:")
     return OpenAIChatModel(name, provider=OpenAICompatibleProvider(COMPATIBLE, base_url=base_url, api_key=api_key))
 
