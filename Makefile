@@ -27,9 +27,10 @@ install: $(STAMP)
 $(STAMP): requirements.txt
 	@test -n "$(PYTHON)" || { echo "copilot_ui needs Python 3.11 or newer on PATH (python3.11, python3.12, ...)" >&2; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@# uv installs the pinned packages in seconds where pip takes about a minute and a half; pip where uv cannot
+	@# uv installs the pinned packages in seconds where pip takes about a minute and a half; pip where uv cannot.
+	@# Compiled as pip compiles them: with PYTHONDONTWRITEBYTECODE set, every process would compile them again.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(UV) \
-		&& $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt \
+		&& $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.txt \
 		|| $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $(STAMP)
 
