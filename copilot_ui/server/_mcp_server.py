@@ -85,7 +85,7 @@ def mcp_server(
         raise DeclarationError(where, "give either command= (a server on stdio) or url= (streamable HTTP)")
     mcp_approval(where, approval)
     _check_prefix_and_timeout(where, prefix, timeout)
-    # (MCP's client costs a second and a half to import: only an app that names a server pays it)
+    # (MCP's client takes about a second to import: only an app that names a server pays for it)
     from fastmcp.client.transports import StdioTransport
     from pydantic_ai.mcp import MCPToolset
 
