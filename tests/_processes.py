@@ -1,4 +1,5 @@
-"""Processes the tests and benchmarks start: free ports, Chromium's flags, and stopping a server with its workers."""
+"""Processes the tests and benchmarks start: free ports, Chromium's flags, stopping a server with its workers, and a
+Python snippet run in a process of its own."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
+from pathlib import Path
 
+CHECKOUT = Path(__file__).resolve().parents[1]
 GRACE_AFTER_PARENT = 5.0  # seconds the rest of a stopped server's group may take to exit before it is killed
 
 # Headless Chromium as the browser tests and benchmarks run it (as root in a container: no sandbox).
@@ -57,3 +61,13 @@ def _until_group_gone(group: int, seconds: float) -> None:
         except ProcessLookupError:
             return
         time.sleep(0.05)
+
+
+def python_prints(code: str, env: dict[str, str] | None = None) -> str:
+    """What `python -c code` prints, run in the checkout in a process of its own (a fresh interpreter: nothing imported
+    yet); a failure shows its standard error."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=CHECKOUT, env=env, capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

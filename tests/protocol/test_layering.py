@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-import copilot_ui
-
-PROJECT = Path(copilot_ui.__file__).resolve().parents[1]
+from tests._processes import python_prints
 
 REPORT_REFLEX_MODULES = """
 import json, sys
@@ -21,16 +16,7 @@ print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0].start
 
 
 def reflex_modules_after_importing(module):
-    done = subprocess.run(
-        [sys.executable, "-c", REPORT_REFLEX_MODULES.format(module=module)],
-        cwd=PROJECT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(python_prints(REPORT_REFLEX_MODULES.format(module=module)))
 
 
 @pytest.mark.parametrize("module", ["copilot_ui.protocol", "copilot_ui.agents", "copilot_ui.core"])

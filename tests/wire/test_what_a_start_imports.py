@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-import copilot_ui
+from tests._processes import python_prints
 
-PROJECT = Path(copilot_ui.__file__).resolve().parents[1]
 CLIENTS = ("fastmcp", "mcp", "openai")
 
 REPORT_CLIENTS = """
@@ -24,17 +20,7 @@ print(json.dumps(sorted({{name.split(".")[0] for name in sys.modules}} & set({cl
 
 def clients_after(code: str) -> list[str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith("COPILOT_")}
-    done = subprocess.run(
-        [sys.executable, "-c", REPORT_CLIENTS.format(code=code, clients=CLIENTS)],
-        cwd=PROJECT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(python_prints(REPORT_CLIENTS.format(code=code, clients=CLIENTS), environment))
 
 
 def test_the_demo_app_on_the_demo_model_imports_neither_client():
