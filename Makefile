@@ -29,9 +29,10 @@ $(STAMP): requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@# uv installs the pinned packages in seconds where pip takes about a minute and a half; pip where uv cannot.
 	@# Compiled as pip compiles them: with PYTHONDONTWRITEBYTECODE set, every process would compile them again.
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(UV) \
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(UV) 2>/dev/null \
 		&& $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.txt \
-		|| $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+		|| { echo "Installing with pip instead of uv (about a minute and a half)"; \
+			$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt; }
 	@touch $(STAMP)
 
 run: install
