@@ -110,12 +110,16 @@ def writing(thread_id: str) -> ThreadRun | None:
     """The turn whose sink writes the thread's texts on this worker: one that runs, or one whose work is over but that
     still sends its last pieces and writes the thread back (a tab asking for a text then gets it as far as sent)."""
     claim = claims.holder(thread_id)
-    return claim.run_by if claim is not None and isinstance(claim.run_by, ThreadRun) else None
+    return _run_by(claim) if claim is not None else None
 
 
 def _running_under(claim: Claim) -> ThreadRun | None:
-    thread_run = claim.run_by
-    return thread_run if isinstance(thread_run, ThreadRun) and not thread_run.left else None
+    thread_run = _run_by(claim)
+    return thread_run if thread_run is not None and not thread_run.left else None
+
+
+def _run_by(claim: Claim) -> ThreadRun | None:
+    return claim.run_by if isinstance(claim.run_by, ThreadRun) else None
 
 
 def all_running() -> list[ThreadRun]:
