@@ -4,7 +4,6 @@ What an app or an integrator uses is named here; the loop's phases stay in their
 """
 
 from ..errors import ArgumentsInvalid, ThreadBusy
-from ._agent_run import GO_ON
 from ._attachments import Attachment, AttachmentBytes, AttachmentRules, Refusal, attachments_of, size_text
 from ._awaiting import Awaiting, call_digest
 from ._calls import parse_arguments
@@ -32,6 +31,7 @@ from ._results import ended_by_agent, result_text, unused_answer
 from ._thread import QueuedMessage, Thread
 from ._toolbox import Toolbox
 from ._tools import Tool, tool_from_function
+from ._turn import GO_ON
 
 __all__ = [
     "GO_ON",

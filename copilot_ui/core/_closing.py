@@ -1,4 +1,4 @@
-"""Closing: the one way open calls are answered for a reason, and the end of a turn.
+"""Closing: the one way open calls are answered for a reason, the end of a turn, a failed run of the agent.
 
 Every call gets exactly one result, whatever ends it: the person wrote instead of deciding
 ("skipped"), stopped the run, or the agent's run failed before the call could run. Open agent
@@ -7,6 +7,8 @@ interrupts are denied in the person's name for the same reason, so the next run 
 A turn ends in `close`: after a stop, running tools are cancelled (each records its "aborted"
 result), every open call is answered, no follow-up is left due, and the messages the person wrote
 meanwhile are returned, not sent; then after_run hooks hear the outcome and TurnEnded says it.
+
+A failed run is shown once and remembered (`failed`); a Retry drops what it added (`drop_failed_run`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ag_ui.core import ToolCall
 
 from ._awaiting import interrupt_key
 from ._decisions import Deny
-from ._events import TurnEnded
+from ._events import ErrorOccurred, TurnEnded
 from ._outcome import TurnOutcome
 from ._results import Notify, Status, record_result
 from ._thread import Thread
@@ -93,3 +95,25 @@ def stop_running(turn: Turn) -> None:
             context.cancelled.set()
         if task.cancelling() == 0:
             task.cancel()
+
+
+async def failed(turn: Turn, message: str, code: str | None = None, *, after: str | None) -> TurnOutcome:
+    """The agent's run failed: shown once, its open calls answered, remembered for a retry (from after `after`)."""
+    thread = turn.thread
+    await turn.emit(ErrorOccurred(message, code))
+    calls = [call for call_id in thread.run_tool_call_ids if (call := thread.tool_call(call_id)) is not None]
+    await answer_open_calls(thread, turn.emit, "the agent's run failed before this call could run", "error", calls=calls)
+    thread.turn.follow_up_due = False
+    thread.turn.batch.clear()
+    thread.turn.failed, thread.turn.failed_after = message, after
+    return TurnOutcome("error", message)
+
+
+def drop_failed_run(turn: Turn) -> None:
+    """A retry: what the failed run added goes, so that the agent runs again on the same messages."""
+    thread, after = turn.thread, turn.thread.turn.failed_after
+    messages = thread.messages
+    start = 0 if after is None else next((i + 1 for i, m in enumerate(messages) if m.id == after), len(messages))
+    if start < len(messages):
+        thread.remove_messages_from(messages[start].id)
+    turn.retrying = True

@@ -23,7 +23,6 @@ from ._context import ToolContext
 from ._events import ToolExecutionStarted, ToolProgress
 from ._hooks import CallInfo, Replace, Stop, ToolResult
 from ._results import Status, record_result, result_text
-from ._subscriber import finish_delivery, start_delivery
 from ._tools import Tool
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContex
     finally:
         progress.settled = True  # progress after the call settled is ignored
         for pending in progress.deliveries:
-            await finish_delivery(pending)
+            await pending
         await _finish(turn, call, ready, content, is_error, status)
 
 
@@ -132,9 +131,9 @@ class _Progress:
     def __call__(self, fraction: float | None, message: str) -> None:
         if self.settled:
             return
-        pending = start_delivery(self.turn.loop.emit, ToolProgress(self.call_id, fraction, message))
+        pending = self.turn.emit_soon(ToolProgress(self.call_id, fraction, message))
         if pending is not None:  # an async subscriber: delivered before the call's end
-            self.deliveries.append(asyncio.ensure_future(pending))
+            self.deliveries.append(pending)
 
 
 def _slot(turn: Turn) -> contextlib.AbstractAsyncContextManager[None]:

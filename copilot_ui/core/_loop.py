@@ -6,13 +6,13 @@ is done. Each public method is one thing a person or the app does (write, run a 
 button, retry, decide, stop); each becomes a turn of the thread (_turn.py), and only one turn
 works on a thread at a time (_claims.py).
 
-    _turn.py        the turn, top to bottom: open, steps, close
+    _turn.py        the turn, top to bottom: open, steps, close; one run of the agent (run_agent)
     _batch.py       settle the calls without a result: prepare each once (look up, repair, validate, hooks,
                     approval policy) → run or answer → verdict
     _execute.py     run a ready call; whatever happens, exactly one result
-    _agent_run.py   one run of the agent: queued messages, limit, commit, input, stream
     _interrupts.py  the agent's own questions, shown, decided, resumed
-    _closing.py     answer every open call for a reason; the end of a turn
+    _closing.py     answer every open call for a reason; a failed run; the end of a turn
+    _press.py       a tool a person ran from a button
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from ._decisions import Decision
 from ._events import Event
 from ._hooks import Hooks
 from ._outcome import TurnOutcome
-from ._subscriber import Emit, deliver
+from ._press import FollowUp, Press
 from ._thread import QueuedMessage, Thread
 from ._toolbox import Toolbox
-from ._turn import FollowUp, Press, Turn
+from ._turn import Emit, Turn, deliver
 
 ContextProvider = Callable[[], "Awaitable[list[Context]] | list[Context]"]
 

@@ -5,10 +5,14 @@
     step ─┬─ stopping?                           → stopped, or aborted (Stop)
           ├─ calls without a result?             → settle the batch (_batch): follow up, complete, wait, stop
           ├─ the agent's questions undecided?    → show them and wait (_interrupts)
-          ├─ the agent is due?                   → run it (_agent_run)
+          ├─ the agent is due?                   → run it (run_agent, below)
           └─ otherwise                           → done
     ended by an agent error or the turn limit while the person queued messages: they go now, a new turn
     close ── stop what runs, answer what is open, hand back what was queued after a stop (_closing)
+
+    run_agent ── queued messages join; the turn limit; commit (the page shows what the tools changed); the
+                 input (context read fresh, resume, GO_ON after a Retry of a cut-off reply); before_agent_call;
+                 the stream, each event verified, applied and handed to the subscriber; a failure shown once
 
 The next step is always derived from the thread (principle 1): calls without a result are run or
 wait for a person; when every call has its result and one wants a follow-up, the agent runs again.
@@ -20,25 +24,25 @@ result, then the CancelledError goes on.
 from __future__ import annotations
 
 import asyncio
-import json
+import inspect
 import logging
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from ag_ui.core import ToolCallEndEvent, ToolCallStartEvent
+from ag_ui.core import BaseEvent, EventType, Message, RunAgentInput, UserMessage
 
-from ..protocol import new_id
-from ..protocol._json import JSON, JSONObject
-from ._agent_run import run_agent
-from ._batch import CallPreparation, Verdict, open_calls, settle
+from ..agents import AgentAborted, AgentError
+from ..protocol import EventPipeline, ProtocolError, new_id
+from ._attachments import with_attachment_bytes
+from ._batch import CallPreparation, open_calls, settle
 from ._calls import describe_error
-from ._closing import NEW_MESSAGE, answer_open_calls, close, stop_running
+from ._closing import NEW_MESSAGE, answer_open_calls, close, drop_failed_run, failed, stop_running
 from ._context import ToolContext
-from ._events import ErrorOccurred, Event, TurnStarted, UserMessageAdded
+from ._events import AgentRunFinished, AgentRunStarted, ErrorOccurred, Event, TurnStarted, UserMessageAdded
 from ._hooks import Stop
-from ._interrupts import announce_interrupts, interrupts_decided
+from ._interrupts import announce_interrupts, interrupts_decided, resume_entries, use_up_interrupts
 from ._outcome import TurnOutcome
-from ._subscriber import deliver
+from ._press import Press, add_pressed_call, after_press
 from ._thread import QueuedMessage, Thread
 
 if TYPE_CHECKING:
@@ -47,17 +51,18 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("copilot_ui.core")
 
-FollowUp = Union[bool, str]  # False: none; True or "generate": the agent runs; a text: the person's message with it
+# The run's start and end are said by the loop itself (AgentRunStarted/Finished), its error once (ErrorOccurred).
+SAID_BY_THE_LOOP = frozenset({EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR})
+
+# What the agent reads, after the reply it was writing when the server stopped, when the person presses Retry (a
+# message of this one run: the thread keeps the reply, and the agent's next one follows it).
+GO_ON = (
+    "Your last reply was cut off: the server stopped while you were writing it, and the person has read it as far "
+    "as it goes. Go on from exactly where it ends, without repeating any of it."
+)
 
 
-@dataclass
-class Press:
-    """A tool a person ran from a button (RunLoop.run_tool), and what follows its result."""
-
-    name: str
-    arguments: JSONObject = field(default_factory=dict[str, JSON])
-    follow_up: FollowUp = False
-    call_id: str = ""  # set once the call is in the thread
+Emit = Callable[[Event], "Awaitable[None] | None"]  # the subscriber: the view
 
 
 class Turn:
@@ -113,9 +118,9 @@ class Turn:
             thread.start_turn()
             await self.emit(UserMessageAdded(message.id, message.text, queued=False))
         if self.press is not None:
-            await self._add_pressed_call(self.press)
+            await add_pressed_call(self, self.press)
         if retry:
-            self._drop_failed_run()
+            drop_failed_run(self)
         return await self._before_run()
 
     async def _step(self) -> TurnOutcome | None:
@@ -138,7 +143,7 @@ class Turn:
         if verdict == "stop":
             return None
         if self.press is not None and self.thread.result_of(self.press.call_id) is not None:
-            verdict = await self._after_press(verdict)
+            verdict = await after_press(self, verdict)
         self.thread.turn.follow_up_due = verdict == "follow_up"
         return None
 
@@ -177,37 +182,6 @@ class Turn:
             return TurnOutcome("stopped", verdict.reason)
         return None
 
-    # A tool a person ran, and a retry
-
-    async def _add_pressed_call(self, press: Press) -> None:
-        call = self.thread.add_tool_call(press.name, json.dumps(press.arguments))
-        press.call_id = call.id
-        self.pressed.add(call.id)
-        await self.emit(ToolCallStartEvent(tool_call_id=call.id, tool_call_name=call.function.name))
-        await self.emit(ToolCallEndEvent(tool_call_id=call.id))
-
-    async def _after_press(self, verdict: Verdict) -> Verdict:
-        """The pressed tool has its result: what the button asked for follows, whatever the tool wants."""
-        press, self.press = self.press, None
-        assert press is not None
-        if press.follow_up is False:
-            return "complete"
-        if press.follow_up is True or press.follow_up == "generate":
-            return "follow_up"
-        message = QueuedMessage(new_id("msg-"), press.follow_up)
-        self.thread.add_user_message(message.text, message.id)
-        await self.emit(UserMessageAdded(message.id, message.text, queued=False))
-        return "follow_up"
-
-    def _drop_failed_run(self) -> None:
-        """What the failed run added goes, so that the agent runs again on the same messages."""
-        thread, after = self.thread, self.thread.turn.failed_after
-        messages = thread.messages
-        start = 0 if after is None else next((i + 1 for i, m in enumerate(messages) if m.id == after), len(messages))
-        if start < len(messages):
-            thread.remove_messages_from(messages[start].id)
-        self.retrying = True
-
     # Controls, from outside the turn
 
     @property
@@ -242,7 +216,180 @@ class Turn:
     async def emit(self, event: Event) -> None:
         await deliver(self.loop.emit, event)
 
+    def emit_soon(self, event: Event) -> asyncio.Future[None] | None:
+        """Hand an event over without waiting (for code that cannot await): the delivery to wait for, if any."""
+        pending = start_delivery(self.loop.emit, event)
+        return asyncio.ensure_future(finish_delivery(pending)) if pending is not None else None
+
     def _stopped(self) -> TurnOutcome:
         if self.aborted:
             return TurnOutcome("aborted", "stopped by the user")
         return TurnOutcome("stopped", self.stop_reason or "stopped")
+
+
+# One run of the agent
+
+
+async def run_agent(turn: Turn) -> TurnOutcome | None:
+    """One run of the agent; None when the turn goes on."""
+    thread, loop = turn.thread, turn.loop
+    if thread.queued:
+        await deliver_queued(turn)
+    if thread.turn.agent_runs > loop.limits.max_follow_ups:
+        message = (
+            f"stopped after {loop.limits.max_follow_ups} follow-up runs in one turn; the agent may be looping. "
+            "Send a message to go on."
+        )
+        await turn.emit(ErrorOccurred(message, "turn_limit"))
+        return TurnOutcome("limit", message)
+    if loop.commit is not None:
+        await loop.commit()
+    try:
+        run_input = await _build_input(turn)
+        verdict = await loop.hooks.call("before_agent_call", run_input)
+    except Exception as error:
+        logger.exception("preparing the agent's run failed")
+        return await failed(turn, f"preparing the agent's run failed: {describe_error(error)}", after=thread.last_message_id())
+    if isinstance(verdict, Stop):
+        turn.stop(verdict.reason)
+        return None
+    if isinstance(verdict, RunAgentInput):
+        run_input = verdict
+    if turn.stopping:
+        return None
+    return await _stream(turn, run_input)
+
+
+async def deliver_queued(turn: Turn) -> None:
+    """The messages the person wrote during the turn join the thread, in order, and start a new turn."""
+    thread = turn.thread
+    queued, thread.queued = thread.queued, []
+    for message in queued:
+        thread.add_user_message(message.text, message.id, message.attachments)
+        await turn.emit(UserMessageAdded(message.id, message.text, queued=True))
+    thread.start_turn()
+
+
+async def _build_input(turn: Turn) -> RunAgentInput:
+    loop, thread = turn.loop, turn.thread
+    context = loop.context() if loop.context is not None else []
+    if inspect.isawaitable(context):
+        context = await context
+    messages: list[Message] = [message for message in thread.messages if message.role != "activity"]
+    if turn.retrying and thread.turn.going_on:
+        messages.append(UserMessage(id=new_id("go-on-"), content=GO_ON))
+    return RunAgentInput(
+        thread_id=thread.id,
+        run_id=new_id("run-"),
+        messages=await with_attachment_bytes(messages, loop.attachment_bytes),
+        tools=loop.toolbox.ag_ui_tools(loop.agent.agent_id, loop.session),
+        context=list(context),
+        state=thread.state,
+        forwarded_props=loop.forwarded_props if loop.forwarded_props is not None else {},
+        resume=resume_entries(turn),
+        protocol_version="1.0",
+    )
+
+
+async def _stream(turn: Turn, run_input: RunAgentInput) -> TurnOutcome | None:
+    loop, thread = turn.loop, turn.thread
+    before = thread.last_message_id()  # what this run adds comes after it (a retry drops that)
+    _begin_run(turn, run_input)
+    await turn.emit(AgentRunStarted(run_input.run_id, thread.turn.agent_runs - 1))
+    pipeline = EventPipeline(thread)
+    failure = None
+    agent_run = turn.agent_run = loop.agent.run(run_input)
+    try:
+        async for event in agent_run:
+            for applied in pipeline.feed(event):
+                await _observe(turn, applied)
+            if turn.stop_reason:
+                agent_run.abort()
+        if pipeline.run_open or thread.outcome is None:
+            pipeline.finish()
+    except AgentAborted:
+        if not turn.stopping:
+            failure = "the agent's run was stopped"
+    except (AgentError, ProtocolError, _HookFailed) as error:
+        failure = str(error)
+    except Exception as error:  # an agent with a bug must not take the loop down
+        logger.exception("the agent failed")
+        failure = f"the agent failed: {describe_error(error)}"
+    finally:
+        turn.agent_run = None
+        await agent_run.aclose()  # a run left early (a protocol error, a stop) closes its connection now
+    if turn.stopping:
+        return None
+    outcome = thread.outcome
+    if failure is not None or outcome is None or outcome.kind == "error":
+        message = failure or (outcome.message if outcome else "the agent's run ended without an outcome")
+        logger.warning("the agent's run failed: %s", message)
+        return await failed(turn, message, outcome.code if outcome else None, after=before)
+    if outcome.cut_off:  # by the length limit: its calls may be incomplete and are never run
+        turn.cut_off.update(call for call in thread.run_tool_call_ids if thread.result_of(call) is None)
+    await turn.emit(AgentRunFinished(run_input.run_id, outcome.kind))
+    try:
+        verdict = await loop.hooks.call("after_agent_call", run_input, thread)
+    except Exception as error:
+        logger.exception("an after_agent_call hook failed")
+        return await failed(turn, f"the after_agent_call hook failed: {describe_error(error)}", after=before)
+    if isinstance(verdict, Stop):
+        turn.stop(verdict.reason)
+    if outcome.kind == "cancelled":
+        turn.stop("the agent cancelled its run")
+    return None
+
+
+def _begin_run(turn: Turn, run_input: RunAgentInput) -> None:
+    """The book notes the run; the interrupts its resume answers are used up."""
+    thread, book = turn.thread, turn.thread.turn
+    book.follow_up_due, book.failed, book.going_on, turn.retrying = False, None, False, False
+    book.agent_runs += 1
+    book.last_sent_message_id = run_input.messages[-1].id if run_input.messages else None
+    if thread.interrupts:
+        use_up_interrupts(thread)
+    thread.outcome = None
+
+
+async def _observe(turn: Turn, event: BaseEvent) -> None:
+    if event.type not in SAID_BY_THE_LOOP:
+        await turn.emit(event)
+    if not turn.loop.hooks.on_event:
+        return
+    try:
+        verdict = await turn.loop.hooks.call("on_event", event)
+    except Exception as error:
+        logger.exception("an on_event hook failed")
+        raise _HookFailed(f"the on_event hook failed: {describe_error(error)}") from error
+    if isinstance(verdict, Stop):
+        turn.stop(verdict.reason)
+
+
+class _HookFailed(Exception):
+    """A hook raised while the agent's events were being observed."""
+
+
+async def deliver(emit: Emit | None, event: Event) -> None:
+    """Hand one event to the subscriber (sync or async) and wait until it took it."""
+    pending = start_delivery(emit, event)
+    if pending is not None:
+        await finish_delivery(pending)
+
+
+def start_delivery(emit: Emit | None, event: Event) -> Awaitable[object] | None:
+    """Hand one event over without waiting; the awaitable to finish it, if any (one that fails is logged)."""
+    if emit is None:
+        return None
+    try:
+        result = emit(event)
+    except Exception:
+        logger.exception("an event subscriber failed")
+        return None
+    return result if inspect.isawaitable(result) else None
+
+
+async def finish_delivery(pending: Awaitable[object]) -> None:
+    try:
+        await pending
+    except Exception:
+        logger.exception("an event subscriber failed")

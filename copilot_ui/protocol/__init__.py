@@ -1,10 +1,9 @@
 """AG-UI on the wire: events parsed, verified and applied to a thread. No Reflex here."""
 
 from ..errors import FrameTooLarge, ProtocolError
-from ._apply import EventApplier
+from ._apply import EventApplier, EventPipeline
 from ._chunks import ChunkExpander
 from ._parse import EventParser, parse_event
-from ._pipeline import EventPipeline
 from ._predict_state import PREDICT_STATE, StatePrediction
 from ._replay import read_frames, replay
 from ._rules import Rule

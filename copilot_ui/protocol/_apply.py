@@ -1,4 +1,6 @@
-"""Applying AG-UI events to a thread, with the results of the reference client's defaultApplyEvents.
+"""Applying a stream of AG-UI events to a thread: `EventPipeline` is the reference client's pipeline
+(transformChunks → verifyEvents → defaultApplyEvents) in one object, and a protocol error it raises names the
+rule, the index of the event in the stream and its type; `EventApplier` applies each event as defaultApplyEvents.
 
 Each event costs about its own size: text and arguments are appended as pieces, lookups go through
 the thread's indexes, and a state patch is applied in place (atomically: a patch that fails leaves
@@ -46,12 +48,18 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
+from pydantic import ValidationError
 
-from ..errors import PatchError
+from ..errors import PatchError, ProtocolError
+from ._chunks import CHUNK_TYPES, ChunkExpander
+from ._json import JSONObject
+from ._parse import reject_frame, validate_event_json, validate_event_object
 from ._patch import apply_patch
 from ._predict_state import PREDICT_STATE, StatePredictor
+from ._thinking_0_1 import ThinkingTranslator
 from ._thread import AGUIThread, RunOutcome
 from ._verify import Attributed as _Attributed
+from ._verify import SequenceVerifier
 
 logger = logging.getLogger("copilot_ui.protocol")
 
@@ -61,6 +69,65 @@ _TEXT_MESSAGE_TYPES: dict[str, type[AssistantMessage | UserMessage | SystemMessa
     "system": SystemMessage,
     "developer": DeveloperMessage,
 }
+
+
+class EventPipeline:
+    """Feeds events of one stream into a thread."""
+
+    def __init__(self, thread: AGUIThread) -> None:
+        self.thread = thread
+        self.index = -1  # index of the last event fed
+        self._expander = ChunkExpander()
+        self._verifier = SequenceVerifier()
+        self._applier = EventApplier(thread)
+        self._thinking = ThinkingTranslator()  # THINKING_* events of an older server, as REASONING_*
+
+    @property
+    def run_open(self) -> bool:
+        """A run has started and not yet ended."""
+        return self._verifier.run_open
+
+    def feed(self, event: BaseEvent) -> tuple[BaseEvent, ...]:
+        """Verify and apply one event; returns the events it stands for (chunks expanded)."""
+        self.index += 1
+        try:
+            if self._expander.idle and event.type not in CHUNK_TYPES:
+                self._verifier.verify(event)
+                self._applier.apply(event)
+                return (event,)
+            events = self._expander.expand(event)
+            for expanded in events:
+                self._verifier.verify(expanded)
+                self._applier.apply(expanded)
+        except ProtocolError as error:
+            raise error.at(self.index, event.type.value, event.model_dump_json(by_alias=True)) from None
+        return events
+
+    def feed_frame(self, frame: str | bytes | JSONObject) -> tuple[BaseEvent, ...]:
+        """Parse, verify and apply one frame; an event of unknown type is skipped (it still counts)."""
+        try:
+            event = validate_event_object(frame) if isinstance(frame, dict) else validate_event_json(frame)
+        except ValidationError as invalid:
+            event = self._rejected(frame, invalid)
+        if event is None:
+            self.index += 1
+            return ()
+        return self.feed(event)
+
+    def _rejected(self, frame: str | bytes | JSONObject, invalid: ValidationError) -> BaseEvent | None:
+        try:
+            return reject_frame(frame, invalid, self._thinking)
+        except ProtocolError as error:
+            self.index += 1
+            text = frame.decode("utf-8", "replace") if isinstance(frame, bytes) else str(frame)
+            raise error.at(self.index, None, text.strip()) from None
+
+    def finish(self) -> None:
+        """The stream ended: check that no run was left open."""
+        try:
+            self._verifier.finish()
+        except ProtocolError as error:
+            raise error.at(self.index + 1, "end of stream") from None
 
 
 class EventApplier:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from ._pipeline import EventPipeline
+from ._apply import EventPipeline
 from ._sse import SSEFrames
 from ._thread import AGUIThread
 

@@ -51,6 +51,15 @@ class RunOutcome:
     message: str = ""  # the error message, for kind "error"
     code: str | None = None
 
+    @property
+    def cut_off(self) -> bool:
+        """Whether the reply was cut off by the length limit, as a RUN_FINISHED result may say."""
+        if isinstance(self.result, dict):
+            for key in ("finishReason", "finish_reason", "stopReason", "stop_reason"):
+                if isinstance(reason := self.result.get(key), str):
+                    return reason in ("length", "max_tokens")
+        return False
+
 
 class AGUIThread:
     """Messages and shared state of one conversation with an agent, as AG-UI has them (copilot_ui.core.Thread, the

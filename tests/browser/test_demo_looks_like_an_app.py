@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from copilot_ui.state.view import append_script, whole_texts_script
+from copilot_ui.state.sink import append_script
+from copilot_ui.state.view import whole_texts_script
 
 from ._person import ask, card, copilot, dialog, idle, order_status, replies
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from reflex.utils import format
 from ...agents import Scrubber, StreamScrubber
 from ...core import Thread
 from ..declarations import copilot
-from ..view import COMPOSER_INPUT_ID, Conversation, Item, append_script, whole_texts_script
+from ..view import COMPOSER_INPUT_ID, Conversation, Item, whole_texts_script
 
 MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
 TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
@@ -295,3 +296,8 @@ class Outgoing:
             self._wholes = {}
             calls.append(whole_texts_script(wholes))
         return ";".join(calls)
+
+
+def append_script(tid: str, seq: int, piece: str) -> str:
+    """The browser call that appends piece number `seq` (from 0) to the text `tid` in the tab's text store."""
+    return f"window.__cuiA?.({json.dumps(tid)},{seq},{json.dumps(piece, ensure_ascii=False)})"

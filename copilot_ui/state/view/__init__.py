@@ -14,9 +14,8 @@ from ._call_texts import (
     result_for_person,
     shown_arguments,
 )
-from ._conversation import TYPE_LIMIT, Conversation, Item, LiveMarks, Note
-from ._text_channel import COMPOSER_INPUT_ID, append_script, whole_texts_script
-from ._texts import SoFar, handover, window_texts
+from ._conversation import COMPOSER_INPUT_ID, TYPE_LIMIT, Conversation, Item, LiveMarks, Note
+from ._texts import SoFar, handover, whole_texts_script, window_texts
 
 __all__ = [
     "COMPOSER_INPUT_ID",
@@ -28,7 +27,6 @@ __all__ = [
     "SoFar",
     "activity_text",
     "agent_outcome",
-    "append_script",
     "approval_request",
     "approved_arguments",
     "arguments_text",

@@ -47,6 +47,7 @@ from ._call_texts import (
 
 KIND_PREFIX = {"user": "u", "assistant": "a", "reasoning": "r", "tool": "t", "activity": "v", "error": "e", "notice": "n"}
 TYPE_LIMIT = 100  # characters of an activity's type shown
+COMPOSER_INPUT_ID = "cui-message"  # the message box: focused after a decision, refilled with what Stop handed back
 Item = dict[str, Any]  # one item of the conversation as Reflex state holds it: {"id": ..., "k": its kind, ...}
 
 

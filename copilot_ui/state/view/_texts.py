@@ -1,20 +1,23 @@
-"""What a tab that lacks texts is given: exactly what was sent of a text being written, the whole of the others.
+"""The browser's text store (`cui_text.jsx`), filled by scripts: what a tab that lacks texts is given, exactly what
+was sent of a text being written and the whole of the others.
 
 A tab lacks texts after a reload, a reconnect, or when older items come into view. A text still
 being written is handed over as far as its pieces went (with their count: `so_far`, from the sink
 that writes it), so that the pieces still to come follow it exactly; any other text whole, as the
-thread has it now, scrubbed.
+thread has it now, scrubbed. A script can reach a tab before the page has loaded the store (a
+reload while a reply streams): it then does nothing, and each text component asks for its text
+once it mounts, so nothing is lost.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from ...agents import Scrubber
 from ...core import Thread
 from ._conversation import Conversation
-from ._text_channel import whole_texts_script
 
 MOST_AT_ONCE = 200  # text ids one request may ask for
 SoFar = Callable[[str], "tuple[int, str] | None"]  # a text being written: (its last piece's seq, what was sent); None
@@ -51,3 +54,9 @@ def window_texts(
         item_id = str(item["id"])
         tids += [item_id, f"{item_id}.a", f"{item_id}.r", f"{item_id}.q"]  # a card's arguments, result, question
     return handover(tids, thread, conversation, so_far, scrubber, replace=replace)
+
+
+def whole_texts_script(texts: dict[str, list[Any]], *, replace: bool = False) -> str:
+    """Hand over whole texts: {tid: [seq, text]} (a text the tab has at a later seq is kept, unless they `replace` it:
+    the texts of a conversation nothing writes any more, as kept, which the pieces a tab got before may not be)."""
+    return f"window.__cuiS?.({json.dumps(texts, ensure_ascii=False)}{',1' if replace else ''})"
