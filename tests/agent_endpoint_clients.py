@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,8 @@ def _validated(url: str, token: str, body: dict[str, Any], features: list[str] |
     options = TransportOptions(
         input=body, headers=bearer(token), timeout_ms=RUN_TIMEOUT * 1000, validator=ValidatorOptions(features=features)
     )
-    result = asyncio.run(validate_endpoint(url, options))
+    with ThreadPoolExecutor(1) as own_thread:  # (the browser ring's Playwright holds this thread's event loop)
+        result = own_thread.submit(asyncio.run, validate_endpoint(url, options)).result()
     problems = [f"{d.rule} ({d.severity}): {d.message}" for d in result.report.diagnostics if d.severity in ("error", "warning")]
     problems += [f"internal error: {error}" for error in result.report.internal_errors]
     if result.transport_error:

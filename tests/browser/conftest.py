@@ -250,15 +250,22 @@ def _tail(path: Path, lines: int = 60) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
-# Module scope: Playwright's sync API holds an event loop while it is open, which the async tests of
-# the other rings must not find running.
-@pytest.fixture(scope="module")
+def _per_module_or_run(fixture_name: str, config: pytest.Config) -> str:
+    """Playwright's sync API holds an event loop while it is open, which the async tests of the other rings must not
+    find running: one browser per module, or one for the whole run where it runs browser tests only (`make test`'s
+    browser lane), which saves starting Playwright and Chromium again for each module."""
+    ring = Path(__file__).resolve().parent
+    places = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+    return "session" if places and all(place.is_relative_to(ring) for place in places) else "module"
+
+
+@pytest.fixture(scope=_per_module_or_run)
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=_per_module_or_run)
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Headless Chromium: the system's where present (its headless shell first: the same browser for a fifth less
     CPU), Playwright's own otherwise."""
