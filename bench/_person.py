@@ -48,6 +48,7 @@ FLOW = (
     Step("refund order 1042", approve=True, result="Refunded order #1042"),
     Step("hello"),
 )
+HELLO = (Step("hello"),) * 4  # a flow the anchor app (a plain Reflex chat, no tools) can do too
 # Seconds a person waits before each message and before Approve: they act as soon as they can, as in the issue's
 # measurement (so that the figures compare with it). With reading pauses of 0.5–1.5 s and arrivals over 5 s instead,
 # N = 50 on one worker read p95 first piece 90–375 ms where this pace reads 850 ms.

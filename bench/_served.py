@@ -33,14 +33,23 @@ AGENT_TIMEOUT = 20  # seconds for an agent server to answer
 
 class ServedApp:
     """The demo app in production mode on a free port: on the demo model, on the agent at `agent_url`, or as
-    `environment` configures it (e.g. COPILOT_MODEL and a provider's base URL)."""
+    `environment` configures it (e.g. COPILOT_MODEL and a provider's base URL). Another app: its `folder` (where its
+    rxconfig.py is) and a build folder of its own (`web_dir`)."""
 
-    def __init__(self, agent_url: str | None = None, environment: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        agent_url: str | None = None,
+        environment: dict[str, str] | None = None,
+        *,
+        folder: Path = ROOT,
+        web_dir: Path = WEB_DIR,
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = WORK / f"reflex-{self.port}.log"
         self._agent_url = agent_url
         self._environment = environment or {}
+        self._folder, self._web_dir = folder, web_dir
         self._states: str | None = None
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -53,7 +62,8 @@ class ServedApp:
                 **{key: value for key, value in os.environ.items() if not key.startswith("COPILOT_")},
                 "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
                 "REFLEX_USE_NPM": "1",
-                "REFLEX_WEB_WORKDIR": str(WEB_DIR.relative_to(ROOT)),
+                "REFLEX_WEB_WORKDIR": os.path.relpath(self._web_dir, self._folder),
+                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])),
                 "REFLEX_STATES_WORKDIR": self._states,
                 "PYTHONUNBUFFERED": "1",
                 **({"COPILOT_AGENT_URL": self._agent_url} if self._agent_url else {}),
@@ -65,7 +75,7 @@ class ServedApp:
             ]
             with self.log.open("w") as log:
                 self._process = subprocess.Popen(
-                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                    command, cwd=self._folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
                 )
             self._wait_until_served()
         except BaseException:

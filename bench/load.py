@@ -44,6 +44,21 @@ server of its own (bench/_demo_agent.py: the same built-in agent, demo model, to
 state) and the app talks to it over HTTP as to any remote agent; its figures are named
 `load_<workers>w_<N>p_remote_agent_...`.
 
+The anchor (`--flow hello`, or LOAD_FLOW=hello): each person says "hello" four times, and each cell is
+measured twice, on the copilot and on a plain Reflex chat app written the way Reflex users write one
+(bench/anchor_app: an rx.State with the messages, an async-generator handler streaming the same
+pydantic-ai Agent on the same demo model, a yield at most every 40 ms), served the same way, with
+the same people at the same pace; which goes first alternates from cell to cell. The anchor's model
+says the words the copilot's said in the first cell (`reply_chars_p50` shows both), so that both
+stream the same pieces. No real tab in this flow. The anchor's figures are named
+`anchor_<workers>w_<N>p_hello_...`, and three lines compare, each with the goal of the issue "A turn
+costs what Reflex costs": `..._cpu_per_turn_vs_anchor` (a ratio), `..._first_piece_p95_over_anchor`
+(a difference) and `..._reply_done_p95_vs_anchor` (a ratio).
+
+With `--profile` the app's workers are sampled (bench/_layers.py) and each cell prints its CPU per
+turn by layer (`..._profile_<layer>`): Reflex, the transport, pydantic-ai, the copilot's own layers,
+the event loop and the other threads.
+
 Run from the project root: .venv/bin/python -m bench.load
 """
 
@@ -54,21 +69,25 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import secrets
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.async_api import Browser, async_playwright
 
-from bench._person import FLOW, Person, Turn, marker, new_run
+from bench._anchor_person import AnchorPerson
+from bench._layers import WRITE_EVERY, layer_shares
+from bench._person import FLOW, HELLO, Person, Step, Turn, marker, new_run
 from bench._real_tab import TabFigures, tab_flow
-from bench._served import AgentProcess, ServedApp, stopped_on_sigterm
+from bench._served import ROOT, WORK, AgentProcess, ServedApp, stopped_on_sigterm
 from bench._usage import Processes, machine_cpu
 from bench._witness import crossed
 from tests._processes import CHROMIUM_ARGS
@@ -83,6 +102,14 @@ SETTLE = 3.0  # seconds after the sessions closed before the memory they kept is
 LAG_TICK = 0.05  # seconds between the driver's own lag samples
 CHROMIUM = Path("/usr/bin/chromium")
 MB = 1024 * 1024
+FLOWS = {"demo": FLOW, "hello": HELLO}
+ANCHOR_APP = Path(__file__).parent / "anchor_app"  # the plain Reflex chat app the copilot is measured against
+ANCHOR_WEB = WORK / "anchor-web"
+PROFILING = Path(__file__).parent / "_profiling"  # first on a profiled app's PYTHONPATH: its sitecustomize samples it
+# The goals against the anchor (issue "A turn costs what Reflex costs"), same flow, same cell:
+CPU_RATIO_GOAL = 1.3  # CPU per turn, at most this times the anchor's
+FIRST_PIECE_MARGIN_GOAL = 100.0  # ms: p95 Enter → first piece, at most the anchor's and this
+DONE_RATIO_GOAL = 1.1  # p95 reply done, at most this times the anchor's
 
 
 class BenchmarkFailed(RuntimeError):
@@ -96,6 +123,10 @@ class Cell:
     workers: int
     people: int
     remote_agent: bool = False  # the agent served in a process of its own (bench/_demo_agent.py), not in the app
+    anchor: bool = False  # the anchor app (bench/anchor_app), not the copilot
+    flow: str = "demo"
+    replies: list[str] = field(default_factory=list)  # the whole replies the people received
+    layers: Counter[str] | None = None  # with --profile: the app's CPU samples while the people were on, by layer
     turns: list[Turn] = field(default_factory=list)
     by_step: list[list[Turn]] = field(default_factory=list)  # the turns of each step of the flow, every person's
     tab: TabFigures = field(default_factory=TabFigures)
@@ -114,15 +145,21 @@ class Cell:
     took: float = 0.0
 
     @property
+    def name(self) -> str:
+        flow = "" if self.flow == "demo" else f"_{self.flow}"
+        agent = "_remote_agent" if self.remote_agent else ""
+        return f"{'anchor' if self.anchor else 'load'}_{self.workers}w_{self.people}p{flow}{agent}"
+
+    @property
     def sessions(self) -> int:
-        return self.people + 1  # the people's and the tab's
+        return self.people + (1 if self.tab.turns else 0)  # the people's and the tab's
 
     @property
     def turn_count(self) -> int:
         return len(self.turns) + self.tab.turns
 
     def failures(self) -> list[str]:
-        name = f"{self.workers} worker(s), {self.people} people"
+        name = f"{'the anchor app' if self.anchor else 'the copilot'}, {self.workers} worker(s), {self.people} people"
         problems = [f"{name}: {problem}" for problem in (*self.incomplete, *self.tab.problems)]
         if self.lost:
             problems.append(f"{name}: {self.lost} piece(s) of replies lost")
@@ -132,28 +169,42 @@ class Cell:
 
 
 def main(argv: Sequence[str] = ()) -> None:
-    people, workers, remote_agent = _cells(argv)
+    people, workers, remote_agent, flow, profile = _cells(argv)
     started = time.perf_counter()
     with stopped_on_sigterm():
-        failures = asyncio.run(run(people, workers, remote_agent=remote_agent))
+        failures = asyncio.run(run(people, workers, remote_agent=remote_agent, flow=flow, profile=profile))
     print(f"load_matrix_took: {time.perf_counter() - started:.0f} s", flush=True)
     if failures:
         raise BenchmarkFailed("\n".join(failures))
 
 
-async def run(people: Sequence[int], workers: Sequence[int], *, remote_agent: bool = False) -> list[str]:
-    """Every cell: for each worker count, each N on a fresh serving. The failures found."""
+async def run(
+    people: Sequence[int], workers: Sequence[int], *, remote_agent: bool = False, flow: str = "demo", profile: bool = False
+) -> list[str]:
+    """Every cell: for each worker count, each N on a fresh serving; with the hello flow, the anchor app's cell beside
+    the copilot's, the two served in turn (which first alternates from cell to cell). The failures found."""
     failures: list[str] = []
+    said = ""  # the copilot's first reply: what the anchor app's model says (the first cell serves the copilot first)
     async with async_playwright() as driver:
         browser = await driver.chromium.launch(executable_path=_chromium(), headless=True, args=CHROMIUM_ARGS)
         try:
             for count in workers:
                 try:
                     with _services(count) as services:
-                        for number in people:
-                            cell = await serve_and_measure(browser, services, count, number, remote_agent=remote_agent)
-                            print_cell(cell)
-                            failures += cell.failures()
+                        for index, number in enumerate(people):
+                            order = (False, True) if index % 2 == 0 else (True, False)
+                            cells: dict[bool, Cell] = {}
+                            for anchor in order if flow == "hello" else (False,):
+                                cell = await serve_and_measure(
+                                    browser, services, count, number, remote_agent=remote_agent, flow=flow, anchor=anchor,
+                                    reply=said, profile=profile,
+                                )  # fmt: skip
+                                print_cell(cell)
+                                failures += cell.failures()
+                                cells[anchor] = cell
+                                said = said or (cell.replies[0] if cell.replies and not anchor else "")
+                            if True in cells:
+                                print_against_anchor(cells[False], cells[True])
                 except ServiceUnavailable as missing:
                     print(f"# load: {count} workers skipped: {missing}", flush=True)
         finally:
@@ -201,18 +252,40 @@ def _services(workers: int) -> Iterator[Services]:
 
 
 async def serve_and_measure(
-    browser: Browser, services: Services, workers: int, people: int, *, remote_agent: bool = False
+    browser: Browser,
+    services: Services,
+    workers: int,
+    people: int,
+    *,
+    remote_agent: bool = False,
+    flow: str = "demo",
+    anchor: bool = False,
+    reply: str = "",
+    profile: bool = False,
 ) -> Cell:
-    """Serve the app afresh (and its agent in a process of its own, with `remote_agent`) and measure one cell on it."""
+    """Serve the app afresh (the copilot, its agent in a process of its own with `remote_agent`; or the anchor app,
+    its model saying `reply` to every message) and measure one cell on it; with `profile`, where the app's CPU went."""
     started = time.perf_counter()
     folder = Path(tempfile.mkdtemp(prefix="cui-load-"))
+    samples = folder / "profile" if profile else None
     with contextlib.ExitStack() as stack:
-        agent = stack.enter_context(AgentProcess("bench._demo_agent", _without_copilot(os.environ))) if remote_agent else None
-        app = ServedApp(agent.url if agent else None, environment=services.environment(workers, folder))
+        environment = services.environment(workers, folder)
+        if anchor:
+            environment = _for_anchor(environment, reply)
+        if samples is not None:
+            samples.mkdir()
+            environment |= {"LOAD_PROFILE_DIR": str(samples), "PYTHONPATH": os.pathsep.join([str(PROFILING), str(ROOT)])}
+        if anchor:
+            app = ServedApp(environment=environment, folder=ANCHOR_APP, web_dir=ANCHOR_WEB)
+            agent = None
+        else:
+            agent = stack.enter_context(AgentProcess("bench._demo_agent", _without_copilot(os.environ))) if remote_agent else None
+            app = ServedApp(agent.url if agent else None, environment=environment)
         try:
             await asyncio.to_thread(app.__enter__)
             agent_usage = Processes(group=agent.group) if agent else None
-            cell = await measure(browser, app, services.processes(), workers, people, agent_usage)
+            cell = Cell(workers, people, remote_agent=agent is not None, anchor=anchor, flow=flow)
+            await measure(cell, browser, app, services.processes(), agent_usage, samples)
         finally:
             await asyncio.to_thread(app.stop)
             shutil.rmtree(folder, ignore_errors=True)
@@ -221,53 +294,71 @@ async def serve_and_measure(
 
 
 async def measure(
-    browser: Browser, app: ServedApp, services: Processes | None, workers: int, people: int, agent: Processes | None = None
-) -> Cell:
-    """Warm-up people, then `people` people and the real tab at once; their figures, the server's (and the agent's)."""
-    cell = Cell(workers, people, remote_agent=agent is not None)
+    cell: Cell,
+    browser: Browser,
+    app: ServedApp,
+    services: Processes | None,
+    agent: Processes | None = None,
+    samples: Path | None = None,
+) -> None:
+    """Warm-up people, then the cell's people (and, in the copilot's demo flow, the real tab) at once: their figures,
+    the server's (and the agent's), and the app's CPU by layer when it is sampled into `samples`, into `cell`."""
     server = Processes(group=app.group)
-    run = new_run()
-    warm_up = [Person(app.url, marker(run, f"w{number}"), random.Random(-number)) for number in range(WARM_UP * workers)]
-    await asyncio.gather(*(_visit(person, 0.0) for person in warm_up))
+    run, steps = new_run(), FLOWS[cell.flow]
+    visitor = AnchorPerson if cell.anchor else Person
+    warm_up = [visitor(app.url, marker(run, f"w{number}"), random.Random(-number)) for number in range(WARM_UP * cell.workers)]
+    await asyncio.gather(*(_visit(person, 0.0, steps) for person in warm_up))
     await asyncio.gather(*(person.close() for person in warm_up))
     cell.incomplete += [f"warm-up {person.marker}: {person.problem}" for person in warm_up if person.problem]
 
-    crowd = [Person(app.url, marker(run, number), random.Random(number)) for number in range(people)]
+    crowd = [visitor(app.url, marker(run, number), random.Random(number)) for number in range(cell.people)]
     crowd_done, lag_done = asyncio.Event(), asyncio.Event()
     lag = asyncio.create_task(_driver_lag(lag_done, cell.lag))
+    await asyncio.sleep(2 * WRITE_EVERY if samples is not None else 0)  # (the warm-up's samples written)
     before, services_before = server.usage(), services.usage() if services else None
+    sampled = layer_shares(samples) if samples is not None else None
     agent_before = agent.usage() if agent else None
     began, driver_before, machine_before = time.perf_counter(), time.process_time(), machine_cpu()
-    tab = asyncio.create_task(tab_flow(browser, app.url, crowd_done, random.Random(people)))
-    await asyncio.gather(*(_visit(person, RAMP * number / people) for number, person in enumerate(crowd)))
+    with_tab = cell.flow == "demo" and not cell.anchor
+    tab = asyncio.create_task(tab_flow(browser, app.url, crowd_done, random.Random(cell.people))) if with_tab else None
+    await asyncio.gather(*(_visit(person, RAMP * number / cell.people, steps) for number, person in enumerate(crowd)))
     crowd_done.set()
-    cell.tab = await tab
+    cell.tab = await tab if tab is not None else TabFigures()
     cell.busy, cell.driver_cpu = time.perf_counter() - began, time.process_time() - driver_before
     cell.machine_cpu = machine_cpu() - machine_before
     after, services_after = server.usage(), services.usage() if services else None
+    if samples is not None and sampled is not None:
+        await asyncio.sleep(2 * WRITE_EVERY)
+        cell.layers = layer_shares(samples) - sampled
     if agent is not None and agent_before is not None:
         cell.agent_cpu = agent.usage().cpu - agent_before.cpu
     lag_done.set()
     await lag
 
-    await asyncio.gather(*(person.check_texts() for person in crowd))
+    people = [person for person in crowd if isinstance(person, Person)]
+    await asyncio.gather(*(person.check_texts() for person in people))
     await asyncio.gather(*(person.close() for person in crowd))
     await asyncio.sleep(SETTLE)
     closed = server.usage()
 
     cell.turns = [turn for person in crowd for turn in person.turns]
-    cell.by_step = [[turn for person in crowd for turn in person.turns[step : step + 1]] for step in range(len(FLOW))]
+    cell.by_step = [[turn for person in crowd for turn in person.turns[step : step + 1]] for step in range(len(steps))]
     cell.cpu = after.cpu - before.cpu
     if services_before is not None and services_after is not None:
         cell.services_cpu = services_after.cpu - services_before.cpu
     cell.growth, cell.kept = after.rss - before.rss, closed.rss - before.rss
-    cell.lost = sum(person.witness.lost() for person in crowd)
-    cell.crossed = sum(crossed([person.witness for person in crowd]))
+    cell.lost = sum(person.witness.lost() for person in people)
+    cell.crossed = sum(crossed([person.witness for person in people]))
+    cell.crossed += sum(person.crossed for person in crowd if isinstance(person, AnchorPerson))
+    for person in crowd:
+        if isinstance(person, AnchorPerson):
+            cell.replies += person.replies
+        else:
+            cell.replies += [person.witness.texts[tid].text for tid in person.witness.streamed_messages()]
     cell.incomplete += [f"{person.marker}: {person.problem}" for person in crowd if person.problem]
-    return cell
 
 
-async def _visit(person: Person, after: float) -> None:
+async def _visit(person: Person | AnchorPerson, after: float, steps: tuple[Step, ...]) -> None:
     """The person arrives `after` seconds from now, and goes through the flow (the connection stays open)."""
     await asyncio.sleep(after)
     try:
@@ -275,7 +366,7 @@ async def _visit(person: Person, after: float) -> None:
     except Exception as error:  # a refused or broken connection is an incomplete flow, not the end of the benchmark
         person.problem = f"could not connect: {type(error).__name__}: {error}"
         return
-    await person.do_flow(FLOW)
+    await person.do_flow(steps)
 
 
 async def _driver_lag(done: asyncio.Event, samples: list[float]) -> None:
@@ -286,16 +377,15 @@ async def _driver_lag(done: asyncio.Event, samples: list[float]) -> None:
 
 
 def print_cell(cell: Cell) -> None:
-    name = f"load_{cell.workers}w_{cell.people}p{'_remote_agent' if cell.remote_agent else ''}"
-    first = [turn.first_piece * 1000 for turn in cell.turns if turn.first_piece is not None]
-    done = [turn.done * 1000 for turn in cell.turns if turn.done is not None]
+    name = cell.name
     approved = [turn.approve_to_result * 1000 for turn in cell.turns if turn.approve_to_result is not None]
     lines = [
-        ("first_piece_p50", _ms(percentile(first, 50))),
-        ("first_piece_p95", _ms(percentile(first, 95))),
-        ("reply_done_p95", _ms(percentile(done, 95))),
+        ("first_piece_p50", _ms(percentile(_first_pieces(cell), 50))),
+        ("first_piece_p95", _ms(percentile(_first_pieces(cell), 95))),
+        ("reply_done_p95", _ms(percentile(_reply_ends(cell), 95))),
         ("approve_to_result_p95", _ms(percentile(approved, 95))),
-        ("server_cpu_per_turn", f"{cell.cpu / max(cell.turn_count, 1) * 1000:.0f} ms ({cell.turn_count} turns)"),
+        ("server_cpu_per_turn", f"{_cpu_per_turn(cell) * 1000:.0f} ms ({cell.turn_count} turns)"),
+        ("reply_chars_p50", f"{percentile([len(reply) for reply in cell.replies], 50) or 0:.0f}"),
         ("server_cpu", f"{cell.cpu / cell.busy * 100:.0f} % of a core ({cell.busy:.0f} s)"),
     ]
     for number, turns in enumerate(cell.by_step, 1):
@@ -320,8 +410,42 @@ def print_cell(cell: Cell) -> None:
         ("machine_cpu", f"{cell.machine_cpu / cell.busy * 100:.0f} % of a core (of {os.cpu_count()} cores: every process)"),
         ("took", f"{cell.took:.0f} s"),
     ]
+    if cell.layers:
+        samples = sum(cell.layers.values())
+        for layer, count in cell.layers.most_common():
+            share = count / samples
+            slug = re.sub(r"\W+", "_", layer.split("(")[0]).strip("_").lower()
+            lines.append((f"profile_{slug}", f"{_cpu_per_turn(cell) * share * 1000:.1f} ms per turn ({share:.0%}: {layer})"))
     for figure, value in lines:
         print(f"{name}_{figure}: {value}", flush=True)
+
+
+def print_against_anchor(copilot: Cell, anchor: Cell) -> None:
+    """The copilot's figures as ratios to the anchor's, in the same flow and cell, each with its goal."""
+    cpu = _cpu_per_turn(copilot) / max(_cpu_per_turn(anchor), 1e-9)
+    first, anchor_first = percentile(_first_pieces(copilot), 95), percentile(_first_pieces(anchor), 95)
+    done, anchor_done = percentile(_reply_ends(copilot), 95), percentile(_reply_ends(anchor), 95)
+    lines = [("cpu_per_turn_vs_anchor", f"{cpu:.2f}x (goal: at most {CPU_RATIO_GOAL}x)")]
+    if first is not None and anchor_first is not None:
+        lines.append(
+            ("first_piece_p95_over_anchor", f"{first - anchor_first:+.0f} ms (goal: at most +{FIRST_PIECE_MARGIN_GOAL:.0f} ms)")
+        )
+    if done is not None and anchor_done is not None:
+        lines.append(("reply_done_p95_vs_anchor", f"{done / anchor_done:.2f}x (goal: at most {DONE_RATIO_GOAL}x)"))
+    for figure, value in lines:
+        print(f"{copilot.name}_{figure}: {value}", flush=True)
+
+
+def _first_pieces(cell: Cell) -> list[float]:
+    return [turn.first_piece * 1000 for turn in cell.turns if turn.first_piece is not None]
+
+
+def _reply_ends(cell: Cell) -> list[float]:
+    return [turn.done * 1000 for turn in cell.turns if turn.done is not None]
+
+
+def _cpu_per_turn(cell: Cell) -> float:
+    return cell.cpu / max(cell.turn_count, 1)
 
 
 def percentile(values: Sequence[float], percent: float) -> float | None:
@@ -342,9 +466,9 @@ def _ms(value: float | None) -> str:
     return "none" if value is None else f"{value:.0f} ms"
 
 
-def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
-    """Which cells to run: the whole matrix, unless the arguments (or LOAD_PEOPLE, LOAD_WORKERS, LOAD_REMOTE_AGENT)
-    say otherwise; and whether the agent is served in a process of its own."""
+def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...], bool, str, bool]:
+    """Which cells to run: the whole matrix, unless the arguments (or LOAD_PEOPLE, LOAD_WORKERS, LOAD_REMOTE_AGENT,
+    LOAD_FLOW) say otherwise; whether the agent is served in a process of its own; and the flow."""
     parser = argparse.ArgumentParser(prog="python -m bench.load", description="The load benchmark (see its docstring).")
     parser.add_argument("--quick", action="store_true", help=f"N = {', '.join(map(str, QUICK_PEOPLE))} on one worker")
     parser.add_argument("--people", default=os.environ.get("LOAD_PEOPLE", ""), help="e.g. 10,25 (default: 10,25,50,100)")
@@ -355,10 +479,31 @@ def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...], bool]
         default=os.environ.get("LOAD_REMOTE_AGENT", "") not in ("", "0"),
         help="the demo's agent served over AG-UI by a process of its own (bench/_demo_agent.py), the app its client",
     )
+    parser.add_argument(
+        "--flow",
+        choices=sorted(FLOWS),
+        default=os.environ.get("LOAD_FLOW", "") or "demo",
+        help='"hello" four times, on the copilot and on the anchor app (a plain Reflex chat), or the demo flow (default)',
+    )
+    parser.add_argument("--profile", action="store_true", help="the app's CPU per turn by layer (bench/_layers.py)")
     options = parser.parse_args(list(argv))
+    if options.flow == "hello" and options.remote_agent:
+        parser.error("--remote-agent measures the copilot alone: it has no anchor to compare with (use --flow demo)")
     people = _numbers(options.people) or (QUICK_PEOPLE if options.quick else PEOPLE)
     workers = _numbers(options.workers) or ((1,) if options.quick else WORKERS)
-    return people, workers, options.remote_agent
+    return people, workers, options.remote_agent, options.flow, options.profile
+
+
+def _for_anchor(environment: Mapping[str, str], reply: str) -> dict[str, str]:
+    """The anchor app's environment for a cell: its workers, Redis as Reflex itself reads it, the same Reflex settings
+    as the copilot's rxconfig.py sets (the opportunistic lock), and what its model says."""
+    redis_url = environment.get("REDIS_URL", "")
+    return {
+        "GRANIAN_WORKERS": environment["GRANIAN_WORKERS"],
+        "REFLEX_OPLOCK_ENABLED": "true",
+        "ANCHOR_REPLY": reply,
+        **({"REFLEX_REDIS_URL": redis_url} if redis_url else {}),
+    }
 
 
 def _without_copilot(environment: Mapping[str, str]) -> dict[str, str]:

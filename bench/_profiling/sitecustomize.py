@@ -1,0 +1,9 @@
+"""Loaded by every Python process of an app `python -m bench.load --profile` serves (this folder is first on its
+PYTHONPATH): bench/_layers.py samples the workers it forks, when LOAD_PROFILE_DIR names where it writes."""
+
+import os
+
+if os.environ.get("LOAD_PROFILE_DIR"):
+    from bench import _layers
+
+    _layers.start(os.environ["LOAD_PROFILE_DIR"])
