@@ -5,7 +5,8 @@ INTERVAL of their CPU time (SIGPROF): the stack of the main thread (where the ev
 handles signals), read from the innermost frame outwards, counts for the first layer it passes through. So a library
 called by a layer counts for that layer (pydantic validating the copilot's events counts for the copilot), and what
 Reflex does when the copilot asks it (locking a tab's state) counts for Reflex. A sample taken while the event loop
-waits is CPU of another thread (the store's writes, the server's I/O in Rust). The counts so far are written to
+waits is CPU of another thread: it counts for the layer of the thread that runs Python then (the store's writer),
+else as "outside Python" (the server's I/O, in Rust). The counts so far are written to
 `<folder>/<pid>.json` twice a second; `layer_shares` reads them all. Not in the process that forks the workers: a
 timer of SIGPROF survives exec, and would kill the programs it starts (Node).
 """
@@ -16,6 +17,7 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import threading
 import time
 from collections import Counter
@@ -43,12 +45,16 @@ LAYERS = (
     ("/granian/", "transport (Socket.IO, ASGI)"),
     ("/starlette/", "transport (Socket.IO, ASGI)"),
     ("/reflex", "Reflex: events, state, deltas"),
-    ("/selectors.py", "other threads (while the event loop waits)"),
+    ("/selectors.py", "waiting"),
     ("/asyncio/", "event loop"),
 )
 
 
+WAITING = "waiting"  # the main thread's event loop waits for I/O
+OUTSIDE_PYTHON = "outside Python (the server's I/O threads)"
+_IDLE_FILES = ("/threading.py", "/queue.py", "/selectors.py")
 _counts: Counter[str] = Counter()
+_main: int | None = None  # the thread the process's event loop runs in
 
 
 def start(folder: str) -> None:
@@ -66,6 +72,8 @@ def layer_shares(folder: Path) -> Counter[str]:
 
 
 def _begin(folder: Path) -> None:
+    global _main  # (one sampler per process)
+    _main = threading.get_ident()
     _counts.clear()
     signal.signal(signal.SIGPROF, _sample)
     signal.setitimer(signal.ITIMER_PROF, INTERVAL, INTERVAL)
@@ -73,7 +81,17 @@ def _begin(folder: Path) -> None:
 
 
 def _sample(_signal: int, frame: FrameType | None) -> None:
-    _counts[_layer(frame)] += 1
+    layer = _layer(frame)
+    if layer == WAITING:  # the CPU went to another thread: the one that runs Python now, if one does
+        working = [other for ident, other in sys._current_frames().items() if ident != _main and not _idle(other)]
+        layer = f"{_layer(working[0])}, in another thread" if working else OUTSIDE_PYTHON
+    _counts[layer] += 1
+
+
+def _idle(frame: FrameType) -> bool:
+    """Whether a thread other than the main one waits (for work, a lock, or its next write, as this module's)."""
+    code = frame.f_code
+    return code.co_filename.endswith(_IDLE_FILES) or code.co_name in ("_worker", "_write")
 
 
 def _layer(frame: FrameType | None) -> str:

@@ -57,7 +57,7 @@ costs what Reflex costs": `..._cpu_per_turn_vs_anchor` (a ratio), `..._first_pie
 
 With `--profile` the app's workers are sampled (bench/_layers.py) and each cell prints its CPU per
 turn by layer (`..._profile_<layer>`): Reflex, the transport, pydantic-ai, the copilot's own layers,
-the event loop and the other threads.
+the event loop, and what the other threads run (the store's writer, Reflex's, the server's I/O).
 
 Run from the project root: .venv/bin/python -m bench.load
 """
