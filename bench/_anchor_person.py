@@ -14,14 +14,13 @@ import asyncio
 import random
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import reflex as rx
 
-from ._person import PAUSE, TURN_TIMEOUT, FlowFailed, Step, Turn
-from ._reflex_socket import ReflexSocket, Update, form, var_key
+from ._person import PAUSE, Connection, FlowFailed, Step, Turn
+from ._reflex_socket import Update, form, var_key
 
 CHAT_STATE = "anchor_chat___anchor_chat____chat_state"  # how Reflex names anchor_chat.anchor_chat.ChatState
 ROOT, HYDRATED = rx.State.get_full_name(), var_key(rx.State.is_hydrated)
@@ -43,19 +42,15 @@ class AnchorPerson:
     replies: list[str] = field(default_factory=list)  # each whole reply
 
     def __post_init__(self) -> None:
-        self._socket: ReflexSocket | None = None
-        self._reader: asyncio.Task[None] | None = None
-        self._changed = asyncio.Condition()
+        self._tab = Connection(self.read)
         self._hydrated = False
         self._running = False
         self._first_text: float | None = None  # when the last message first had text (the agent's, streaming)
         self._ended: float | None = None  # when `running` last went back to false
 
     async def connect(self) -> None:
-        self._socket = ReflexSocket(self.url, str(uuid.uuid4()))
-        await self._socket.open()
-        self._reader = asyncio.create_task(self._read())
-        await self._until(lambda: self._hydrated, "the page hydrated")
+        await self._tab.open(self.url, str(uuid.uuid4()))
+        await self._tab.until(lambda: self._hydrated, "the page hydrated")
 
     async def do_flow(self, steps: tuple[Step, ...]) -> None:
         """The flow, step by step (the anchor has no tools: each step is a message); a step that does not come
@@ -68,22 +63,15 @@ class AnchorPerson:
             self.problem = str(failed)
 
     async def close(self) -> None:
-        if self._socket is not None:
-            await self._socket.close()
-            self._socket = None
-        if self._reader is not None:
-            self._reader.cancel()
-            await asyncio.gather(self._reader, return_exceptions=True)
-            self._reader = None
+        await self._tab.close()
 
     async def _said(self, step: Step) -> Turn:
-        assert self._socket is not None
         count = len(self.messages) + 2  # the message and the reply
         self._first_text = self._ended = None
         since = time.perf_counter()
-        await self._socket.emit(SEND, {"form_data": form(("message", f"{step.text} ({self.marker})"))})
+        await self._tab.emit(SEND, {"form_data": form(("message", f"{step.text} ({self.marker})"))})
         what = f"the reply to {step.text!r}"
-        await self._until(lambda: self._ended is not None and len(self.messages) == count, what)
+        await self._tab.until(lambda: self._ended is not None and len(self.messages) == count, what)
         assert self._ended is not None
         reply = str(self.messages[-1].get("content", ""))
         if not reply:
@@ -91,17 +79,6 @@ class AnchorPerson:
         self.replies.append(reply)
         first = None if self._first_text is None else self._first_text - since
         return Turn(step.text, first, self._ended - since)
-
-    async def _read(self) -> None:
-        assert self._socket is not None
-        try:
-            async for update in self._socket.updates():
-                self.read(update)
-                async with self._changed:
-                    self._changed.notify_all()
-        finally:
-            async with self._changed:
-                self._changed.notify_all()
 
     def read(self, update: Update) -> None:
         """Take one update from the backend, as the page applies it."""
@@ -122,17 +99,3 @@ class AnchorPerson:
             self._running = bool(chat[RUNNING])
             if not self._running:
                 self._ended = update.time
-
-    async def _until(self, condition: Callable[[], bool], what: str, seconds: float = TURN_TIMEOUT) -> None:
-        reader = self._reader
-
-        def met() -> bool:
-            if reader is not None and reader.done():
-                raise FlowFailed(f"the connection closed while waiting for {what}")
-            return condition()
-
-        try:
-            async with asyncio.timeout(seconds), self._changed:
-                await self._changed.wait_for(met)
-        except TimeoutError:
-            raise FlowFailed(f"{what} did not come within {seconds:.0f} s") from None

@@ -28,7 +28,7 @@ from reflex_base.utils.format import format_event_handler
 
 from copilot_ui.state import CopilotState
 
-from ._reflex_socket import ReflexSocket, form
+from ._reflex_socket import ReflexSocket, Update, form
 from ._witness import Witness
 
 
@@ -100,17 +100,13 @@ class Person:
 
     def __post_init__(self) -> None:
         self.witness = Witness(marker=self.marker, token=str(uuid.uuid4()))
-        self._socket: ReflexSocket | None = None
-        self._reader: asyncio.Task[None] | None = None
-        self._changed = asyncio.Condition()
+        self._tab = Connection(self.witness.read)
 
     async def connect(self) -> None:
         """Open the page: connect, hydrate, and let the copilot open its conversation."""
-        self._socket = ReflexSocket(self.url, self.witness.token)
-        await self._socket.open()
-        self._reader = asyncio.create_task(self._read())
-        await self._until(lambda: self.witness.hydrated, "the page hydrated")
-        await self._socket.emit(OPEN, {"page_agent": AGENT})
+        await self._tab.open(self.url, self.witness.token)
+        await self._tab.until(lambda: self.witness.hydrated, "the page hydrated")
+        await self._tab.emit(OPEN, {"page_agent": AGENT})
 
     async def do_flow(self, steps: tuple[Step, ...] = FLOW) -> None:
         """The flow, step by step; a step that does not come through ends it (`problem` says which)."""
@@ -127,21 +123,14 @@ class Person:
         self.witness.handed_over = {}
         if not tids:
             return
-        assert self._socket is not None
-        await self._socket.emit(NEED_TEXTS, {"tids": tids})
+        await self._tab.emit(NEED_TEXTS, {"tids": tids})
         try:
-            await self._until(lambda: set(tids) <= set(self.witness.handed_over or {}), "the whole replies", CHECK_TIMEOUT)
+            await self._tab.until(lambda: set(tids) <= set(self.witness.handed_over or {}), "the whole replies", CHECK_TIMEOUT)
         except FlowFailed:
             pass  # what did not come counts as lost
 
     async def close(self) -> None:
-        if self._socket is not None:
-            await self._socket.close()
-            self._socket = None
-        if self._reader is not None:
-            self._reader.cancel()
-            await asyncio.gather(self._reader, return_exceptions=True)
-            self._reader = None
+        await self._tab.close()
 
     # The steps
 
@@ -156,14 +145,13 @@ class Person:
         since = await self._send(step.text)
         await self._run_end(since, f"the approval asked for by {step.text!r}")
         approval = self.witness.approval
-        await self._until(lambda: bool(approval.get("open") and approval.get("item")), f"the dialog for {step.text!r}")
+        await self._tab.until(lambda: bool(approval.get("open") and approval.get("item")), f"the dialog for {step.text!r}")
         first = self.witness.first_piece_since(since)
         await self._pause()
         item, digest = str(approval["item"]), str(approval.get("digest") or "")
         approved = time.perf_counter()
-        assert self._socket is not None
-        await self._socket.emit(APPROVE, {"form": form(("item", item), ("digest", digest), *_shown_fields(approval))})
-        await self._until(lambda: self.witness.whole_since(f"{item}.r", approved) is not None, f"the result of {step.text!r}")
+        await self._tab.emit(APPROVE, {"form": form(("item", item), ("digest", digest), *_shown_fields(approval))})
+        await self._tab.until(lambda: self.witness.whole_since(f"{item}.r", approved) is not None, f"the result of {step.text!r}")
         result = self.witness.whole_since(f"{item}.r", approved)
         said = self.witness.texts[f"{item}.r"].text if f"{item}.r" in self.witness.texts else ""
         if step.result not in said:
@@ -175,14 +163,13 @@ class Person:
 
     async def _send(self, text: str) -> float:
         """Write the message (with the person's marker) and press Enter; when it was sent."""
-        assert self._socket is not None
         since = time.perf_counter()
-        await self._socket.emit(SEND, {"form": form(("agent", AGENT), ("message", f"{text} ({self.marker})"))})
+        await self._tab.emit(SEND, {"form": form(("agent", AGENT), ("message", f"{text} ({self.marker})"))})
         return since
 
     async def _run_end(self, since: float, what: str) -> float:
         """When the run that answers what was sent at `since` ended."""
-        await self._until(lambda: self.witness.run_ended_since(since) is not None, what)
+        await self._tab.until(lambda: self.witness.run_ended_since(since) is not None, what)
         ended = self.witness.run_ended_since(since)
         assert ended is not None
         return ended
@@ -190,20 +177,28 @@ class Person:
     async def _pause(self) -> None:
         await asyncio.sleep(self.rng.uniform(*PAUSE))
 
-    # Reading
 
-    async def _read(self) -> None:
+class Connection:
+    """A person's tab over Reflex's websocket: each update goes to `take`, and whoever waits on one is woken."""
+
+    def __init__(self, take: Callable[[Update], None]) -> None:
+        self._take = take
+        self._socket: ReflexSocket | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._changed = asyncio.Condition()
+
+    async def open(self, url: str, token: str) -> None:
+        self._socket = ReflexSocket(url, token)
+        await self._socket.open()
+        self._reader = asyncio.create_task(self._read(self._socket))
+
+    async def emit(self, name: str, payload: dict[str, Any]) -> None:
         assert self._socket is not None
-        try:
-            async for update in self._socket.updates():
-                self.witness.read(update)
-                async with self._changed:
-                    self._changed.notify_all()
-        finally:
-            async with self._changed:
-                self._changed.notify_all()
+        await self._socket.emit(name, payload)
 
-    async def _until(self, condition: Callable[[], bool], what: str, seconds: float = TURN_TIMEOUT) -> None:
+    async def until(self, condition: Callable[[], bool], what: str, seconds: float = TURN_TIMEOUT) -> None:
+        """Until `condition` holds, checked at each update; FlowFailed if the connection closes first or `seconds`
+        pass."""
         reader = self._reader
 
         def met() -> bool:
@@ -216,6 +211,25 @@ class Person:
                 await self._changed.wait_for(met)
         except TimeoutError:
             raise FlowFailed(f"{what} did not come within {seconds:.0f} s") from None
+
+    async def close(self) -> None:
+        if self._socket is not None:
+            await self._socket.close()
+            self._socket = None
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.gather(self._reader, return_exceptions=True)
+            self._reader = None
+
+    async def _read(self, socket: ReflexSocket) -> None:
+        try:
+            async for update in socket.updates():
+                self._take(update)
+                async with self._changed:
+                    self._changed.notify_all()
+        finally:
+            async with self._changed:
+                self._changed.notify_all()
 
 
 def _shown_fields(approval: dict[str, Any]) -> list[tuple[str, str]]:
