@@ -44,7 +44,6 @@ class AnchorPerson:
     def __post_init__(self) -> None:
         self._tab = Connection(self.read)
         self._hydrated = False
-        self._running = False
         self._first_text: float | None = None  # when the last message first had text (the agent's, streaming)
         self._ended: float | None = None  # when `running` last went back to false
 
@@ -95,7 +94,5 @@ class AnchorPerson:
             last = messages[-1] if messages else {}
             if self._first_text is None and isinstance(last, dict) and last.get("role") == "assistant" and last.get("content"):
                 self._first_text = update.time
-        if RUNNING in chat:
-            self._running = bool(chat[RUNNING])
-            if not self._running:
-                self._ended = update.time
+        if RUNNING in chat and not chat[RUNNING]:
+            self._ended = update.time

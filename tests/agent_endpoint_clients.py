@@ -10,8 +10,10 @@
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -19,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from ag_ui_validate import ValidatorOptions
@@ -74,6 +77,34 @@ def post_run(url: str, headers: dict[str, str] | None = None, body: bytes | Iter
     content = body if body is not None else json.dumps(run_body("hello")).encode()
     with httpx.Client(timeout=RUN_TIMEOUT) as client:
         return client.post(url, content=content, headers={"Content-Type": "application/json", **(headers or {})})
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An HTTP response read off a socket: its status and its body, as text."""
+
+    status: int
+    text: str
+
+
+def post_declaring(url: str, headers: dict[str, str], length: int) -> Answer:
+    """POST a run whose Content-Length says `length` bytes and send none of them (as a client does that waits for the
+    server before the body): the server must answer from the headers alone. A client that sent the body would race the
+    server's close, and could lose the answer to the connection's reset."""
+    address = urlsplit(url)
+    assert address.hostname is not None and address.port is not None
+    lines = [
+        f"POST {address.path or '/'} HTTP/1.1",
+        f"Host: {address.netloc}",
+        "Content-Type: application/json",
+        f"Content-Length: {length}",
+        *(f"{name}: {value}" for name, value in headers.items()),
+    ]
+    with socket.create_connection((address.hostname, address.port), timeout=RUN_TIMEOUT) as connection:
+        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        response = http.client.HTTPResponse(connection)
+        response.begin()
+        return Answer(response.status, response.read().decode())
 
 
 def run_body(text: str, **fields: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from ._reopening import opened, run_of_another_session, runs_elsewhere
 from ._tab import switch
 from .declarations import copilot
 from .sink import BrowserEvent, script_event
-from .turns import thread_runs, written
+from .turns import saving, thread_runs, written
 
 logger = logging.getLogger("copilot_ui.state")
 
@@ -36,6 +36,7 @@ class ThreadsState(rx.State):
     searched: bool = False  # the list shows what a search found, not all the owner's threads
     renaming: str = ""  # the thread whose title is being edited
     deleting: str = ""  # the thread whose deletion waits for confirmation
+    _refreshes: int = 0  # refreshes begun: only the last shows what it read
 
     @rx.event(background=True)
     async def opened(self, is_open: bool) -> None:
@@ -124,13 +125,24 @@ class ThreadsState(rx.State):
         await self._refresh()
 
     async def _refresh(self) -> None:
-        """The owner's threads, newest first, matching the search."""
+        """The owner's threads, newest first, matching the search; again once the save of the conversation the tab
+        shows has landed, when one was on its way (a new conversation is listed from its first save)."""
         async with self:
             owner, search = await self._owner(), self.search
-        listed = await self._store_call("list", owner, search=search, limit=LISTED)
-        async with self:
-            self.threads = [_row(summary) for summary in listed or []]
-            self.searched = bool(search.strip())
+            shown = (await self.get_state(CopilotState)).thread_id
+            self._refreshes += 1
+            mine = self._refreshes
+        for _ in range(2):
+            on_its_way = saving(shown)
+            listed = await self._store_call("list", owner, search=search, limit=LISTED)
+            async with self:
+                if self._refreshes != mine:  # a later refresh (after a deletion, say) shows what it read
+                    return
+                self.threads = [_row(summary) for summary in listed or []]
+                self.searched = bool(search.strip())
+            if not on_its_way:
+                return
+            await written(shown)
 
     async def _owner(self) -> str:
         return await owner_of_tab(await self.get_state(CopilotState))

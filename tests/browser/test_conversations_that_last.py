@@ -233,6 +233,18 @@ def test_while_the_store_waits_for_a_locked_database_a_message_sent_does_not_fre
     expect(entry(listed, "what is our revenue this month?")).to_be_visible()
 
 
+def test_the_list_opened_while_the_conversations_first_save_waits_for_the_database_lists_it(page: Page, demo_server: _served):
+    database = Path(demo_server.env["COPILOT_STORE_URL"])
+    page.goto("/")
+    _until_store_opened(database)
+    with write_lock_held(database):  # the new conversation's saves wait for the database
+        ask(page, "how many refunds this month?")
+        idle(page)
+        listed = conversations(page)  # opened before its first save landed
+        page.wait_for_timeout(500)  # (the list reads the store while the save still waits)
+    expect(entry(listed, "how many refunds this month?")).to_be_visible(timeout=20_000)
+
+
 def _until_store_opened(database: Path) -> None:
     """Until the copilot's store has made its tables in the database."""
     until(

@@ -30,6 +30,7 @@ from ..agent_endpoint_clients import (
     bearer,
     conformance_cli,
     conformance_runs,
+    post_declaring,
     post_run,
     reference_client_run,
     run_body,
@@ -129,12 +130,10 @@ def test_a_run_with_a_wrong_token_is_refused_with_401_that_never_shows_the_token
 
 
 def test_a_10_mb_run_is_refused_with_413_without_being_read(served: Served):
-    huge = json.dumps(run_body("x" * TEN_MB)).encode()
+    response = post_declaring(served.url, bearer(served.token), TEN_MB)
 
-    response = post_run(served.url, bearer(served.token), huge)
-
-    assert response.status_code == 413
-    assert "1,000,000 bytes" in response.json()["error"]
+    assert response.status == 413
+    assert "1,000,000 bytes" in json.loads(response.text)["error"]
     assert served.requests[-1].body == b""  # refused from its Content-Length
 
 

@@ -7,7 +7,7 @@ from . import _thread_runs as thread_runs
 from ._browser_answers import deliver as deliver_browser_answer
 from ._browser_answers import without_browser
 from ._cluster import cluster, worker
-from ._keeping import KEPT_EVERY, Keeper, cut_off, load, resumed, written
+from ._keeping import KEPT_EVERY, Keeper, cut_off, load, resumed, saving, written
 from ._session_states import SessionStates
 from ._tab import Refused, Tab
 from ._work import Decide, Edit, Regenerate, Request, Retry, SendMessage, page_context, work
@@ -31,6 +31,7 @@ __all__ = [
     "page_context",
     "remote",
     "resumed",
+    "saving",
     "thread_runs",
     "without_browser",
     "work",

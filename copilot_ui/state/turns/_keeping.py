@@ -107,6 +107,11 @@ async def _logged(writing: asyncio.Future[None] | None, thread_id: str) -> None:
         logger.exception("saving conversation %s failed", thread_id)
 
 
+def saving(thread_id: str) -> bool:
+    """Whether a save of this conversation is on its way to the store."""
+    return thread_id in _unwritten
+
+
 async def written(thread_id: str) -> None:
     """Once the saves of this conversation made so far are in the store."""
     unwritten = _unwritten.get(thread_id)
