@@ -26,6 +26,8 @@ from types import FrameType
 
 INTERVAL = 0.002  # seconds of the process's CPU time between two samples
 WRITE_EVERY = 0.5  # seconds between two writes of the counts so far
+WAITING = "waiting"  # the main thread's event loop waits for I/O
+OUTSIDE_PYTHON = "outside Python (the server's I/O threads)"
 # (where a frame's file is, the layer it counts for): the first that matches, innermost frame first
 LAYERS = (
     ("/copilot_ui/server/_demo", "the demo model"),
@@ -45,13 +47,10 @@ LAYERS = (
     ("/granian/", "transport (Socket.IO, ASGI)"),
     ("/starlette/", "transport (Socket.IO, ASGI)"),
     ("/reflex", "Reflex: events, state, deltas"),
-    ("/selectors.py", "waiting"),
+    ("/selectors.py", WAITING),
     ("/asyncio/", "event loop"),
 )
 
-
-WAITING = "waiting"  # the main thread's event loop waits for I/O
-OUTSIDE_PYTHON = "outside Python (the server's I/O threads)"
 _IDLE_FILES = ("/threading.py", "/queue.py", "/selectors.py")
 _counts: Counter[str] = Counter()
 _main: int | None = None  # the thread the process's event loop runs in

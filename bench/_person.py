@@ -102,6 +102,11 @@ class Person:
         self.witness = Witness(marker=self.marker, token=str(uuid.uuid4()))
         self._tab = Connection(self.witness.read)
 
+    @property
+    def replies(self) -> list[str]:
+        """The replies the person received in pieces, as they stand."""
+        return [self.witness.texts[tid].text for tid in self.witness.streamed_messages()]
+
     async def connect(self) -> None:
         """Open the page: connect, hydrate, and let the copilot open its conversation."""
         await self._tab.open(self.url, self.witness.token)

@@ -350,11 +350,7 @@ async def measure(
     cell.lost = sum(person.witness.lost() for person in people)
     cell.crossed = sum(crossed([person.witness for person in people]))
     cell.crossed += sum(person.crossed for person in crowd if isinstance(person, AnchorPerson))
-    for person in crowd:
-        if isinstance(person, AnchorPerson):
-            cell.replies += person.replies
-        else:
-            cell.replies += [person.witness.texts[tid].text for tid in person.witness.streamed_messages()]
+    cell.replies = [reply for person in crowd for reply in person.replies]
     cell.incomplete += [f"{person.marker}: {person.problem}" for person in crowd if person.problem]
 
 
