@@ -7,9 +7,8 @@ caller's work (copilot_ui.protocol.EventPipeline), the same for every kind of ag
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
@@ -22,13 +21,11 @@ class Agent(ABC):
     def __init__(self, agent_id: str = "default", description: str = "") -> None:
         self.agent_id = agent_id
         self.description = description
-        self._runs: set[_Pump] = set()
+        self._runs: set[AgentRun] = set()
 
     def run(self, run_input: RunAgentInput) -> AgentRun:
         """Start one run: iterate it for its events (errors are AgentError subclasses); abort() stops it."""
-        pump = _Pump(self._events(run_input))
-        # Known to abort() from its first step to its end; a run never iterated holds nothing open.
-        return AgentRun(pump, pump.events(lambda: self._runs.add(pump), lambda: self._runs.discard(pump)))
+        return AgentRun(self._events(run_input), self._runs)
 
     def secrets(self) -> list[str]:
         """The credentials this agent holds, which no person and no log may see (scrub with Scrubber(secrets)).
@@ -39,8 +36,8 @@ class Agent(ABC):
 
     def abort(self) -> None:
         """Stop every run of this agent now (shutting down): connections close, streams end with AgentAborted."""
-        for pump in list(self._runs):
-            pump.abort()
+        for run in list(self._runs):
+            run.abort()
 
     @abstractmethod
     def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
@@ -48,74 +45,68 @@ class Agent(ABC):
 
 
 class AgentRun:
-    """One run of an agent: an async iterator of its events that can be stopped at once."""
+    """One run of an agent: an async iterator of its events that can be stopped at once.
 
-    def __init__(self, pump: _Pump, events: AsyncGenerator[BaseEvent, None]) -> None:
-        self._pump = pump
-        self._events = events
+    The agent's events are read in the task that iterates the run, one by one as it asks (no task in between, no
+    hop per event). abort() cancels that task while it waits for the agent, so a run stops even when it is silent;
+    while the task does something else, the run ends when it asks for the next event.
+    """
+
+    def __init__(self, source: AsyncIterator[BaseEvent], runs: set[AgentRun]) -> None:
+        self._source = source
+        self._runs = runs  # the agent's runs going now: this one from its first step to its end
+        self._aborted = False
+        self._waiting: asyncio.Task[object] | None = None  # the task iterating, while it waits for the agent
+        self._cancelled: asyncio.Task[object] | None = None  # the task abort() cancelled
+        self._events = self._iterate()
 
     def __aiter__(self) -> AsyncIterator[BaseEvent]:
         return self._events
 
     def abort(self) -> None:
         """Stop this run now: its connection closes and iterating it ends with AgentAborted."""
-        self._pump.abort()
+        if self._aborted:
+            return
+        self._aborted = True
+        if self._waiting is not None:
+            self._cancelled = self._waiting
+            self._waiting.cancel()
 
     async def aclose(self) -> None:
         """Stop the run if it still goes and release it (for a consumer that stops reading early)."""
-        self._pump.abort()
+        self.abort()
         await self._events.aclose()
 
-
-class _Pump:
-    """Runs a producer in a task of its own, so that an abort reaches it even while it waits."""
-
-    def __init__(self, source: AsyncIterator[BaseEvent]) -> None:
-        self._source = source
-        # The events, then None at the end or the exception that ended them.
-        self._queue: asyncio.Queue[BaseEvent | Exception | None] = asyncio.Queue(maxsize=256)
-        self._task: asyncio.Task[None] | None = None
-        self._aborted = False
-
-    def abort(self) -> None:
-        self._aborted = True
-        if self._task is not None:
-            self._task.cancel()
-        # Wakes the consumer itself: a producer cancelled before its first step never runs to wake it.
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
-
-    async def events(self, on_start: Callable[[], None], on_close: Callable[[], None]) -> AsyncGenerator[BaseEvent, None]:
-        if self._aborted:
-            raise AgentAborted()
-        on_start()
-        self._task = asyncio.create_task(self._produce())
+    async def _iterate(self) -> AsyncGenerator[BaseEvent, None]:
+        self._runs.add(self)
         try:
-            while True:
-                item = await self._queue.get()
-                if self._aborted:
-                    raise AgentAborted()
-                if item is None:
+            while not self._aborted:
+                task = self._waiting = asyncio.current_task()
+                try:
+                    event = await anext(self._source)
+                except StopAsyncIteration:
                     break
-                if isinstance(item, Exception):
-                    raise item
-                yield item
+                except asyncio.CancelledError:
+                    if self._taken_back(task):  # this run's abort, and nothing else, cancelled the task
+                        raise AgentAborted() from None
+                    raise
+                finally:
+                    self._waiting = None
+                if self._aborted:
+                    self._taken_back(task)  # (the agent let the cancellation pass and went on)
+                    break
+                yield event
+            if self._aborted:
+                raise AgentAborted()
         finally:
-            on_close()
-            if not self._task.done():
-                self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            self._runs.discard(self)
+            aclose = getattr(self._source, "aclose", None)
+            if aclose is not None:
+                await aclose()
 
-    async def _produce(self) -> None:
-        try:
-            async for event in self._source:
-                await self._queue.put(event)
-        except asyncio.CancelledError:
-            # Wakes a consumer waiting on an empty queue; a full queue means it is not waiting.
-            with contextlib.suppress(asyncio.QueueFull):
-                self._queue.put_nowait(None)
-            raise
-        except Exception as error:  # the consumer re-raises it, after the events before it
-            await self._queue.put(error)
-            return
-        await self._queue.put(None)
+    def _taken_back(self, task: asyncio.Task[object] | None) -> bool:
+        """Take back the cancellation abort() asked of this task; whether no other was asked of it."""
+        if task is None or self._cancelled is not task:
+            return False
+        self._cancelled = None
+        return task.uncancel() == 0

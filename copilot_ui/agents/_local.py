@@ -51,10 +51,12 @@ class LocalAgent(Agent):
         from pydantic_ai.ui import StateHandler
         from pydantic_ai.ui.ag_ui import AGUIAdapter
 
+        from ._events_in_task import EventsInTask
+
         deps = self._deps(run_input) if self._deps is not None else None
         if run_input.state and not isinstance(deps, StateHandler):  # (pydantic-ai would ignore it, warning every run)
             run_input = run_input.model_copy(update={"state": {}})
-        adapter = AGUIAdapter(agent=self.agent, run_input=run_input, accept="text/event-stream")
+        adapter = AGUIAdapter(agent=EventsInTask(self.agent), run_input=run_input, accept="text/event-stream")
         native = adapter.run_stream_native(deps=deps, instructions=context_instructions(run_input))
         if self._explain_error is not None:
             native = explained(native, self._explain_error)

@@ -53,6 +53,12 @@ _SUMMARY = (
     threads.c.revision,
 )
 _DELETE_CHUNK = 500  # keys per DELETE ... IN (...): below every database's limit on parameters
+# A save's statements, made once: building one costs more than SQLite takes to run it.
+_OWNED_ROW = select(*_SUMMARY).where(threads.c.owner == bindparam("b_owner"), threads.c.id == bindparam("b_id"))
+_OWNED_ROW_LOCKED = _OWNED_ROW.with_for_update()
+_UPDATE_THREAD = update(threads).where(threads.c.pk == bindparam("b_pk"))  # SET takes the columns the values name
+_UPDATE_MESSAGE = update(messages).where(messages.c.thread_pk == bindparam("b_pk"), messages.c.message_key == bindparam("b_key"))
+_INSERT_MESSAGE = insert(messages)
 
 _Row: TypeAlias = "Row[*tuple[Any, ...]]"  # the columns asked for, by name
 
@@ -133,7 +139,7 @@ class SQLThreadStore(SQLAttachments, ThreadStore):
             if changes or values:
                 _write_messages(db, row.pk, changes)
                 values |= {"updated_at": datetime.now(UTC), "message_count": len(now.keys), "revision": row.revision + 1}
-                db.execute(update(threads).where(threads.c.pk == row.pk).values(values))
+                db.execute(_UPDATE_THREAD, values | {"b_pk": row.pk})
         self._remember(thread, _written_after(written, now, values.get("revision", row.revision)))
         summary = _summary(row)
         if not values:  # nothing changed, nothing written
@@ -258,10 +264,10 @@ class SQLThreadStore(SQLAttachments, ThreadStore):
         db: Connection, owner: str, thread_id: str, *, lock: bool = False, extra: tuple[ColumnElement[Any], ...] = ()
     ) -> _Row | None:
         """The owner's thread (locked until the transaction ends, with `lock`: writes to a thread take turns)."""
-        query = select(*_SUMMARY, *extra).where(threads.c.owner == owner, threads.c.id == thread_id)
-        if lock:
-            query = query.with_for_update()
-        return db.execute(query).one_or_none()
+        if extra:
+            query = select(*_SUMMARY, *extra).where(threads.c.owner == owner, threads.c.id == thread_id)
+            return db.execute(query.with_for_update() if lock else query).one_or_none()
+        return db.execute(_OWNED_ROW_LOCKED if lock else _OWNED_ROW, {"b_owner": owner, "b_id": thread_id}).one_or_none()
 
     def _remembered(self, thread: Thread, owner: str, row: _Row) -> Written | None:
         """What this store last wrote of the thread, if it is still what the database holds."""
@@ -319,12 +325,11 @@ def _write_messages(db: Connection, thread_pk: int, changes: MessageChanges) -> 
     for start in range(0, len(changes.deleted), _DELETE_CHUNK):
         keys = changes.deleted[start : start + _DELETE_CHUNK]
         db.execute(delete(messages).where(m.thread_pk == thread_pk, m.message_key.in_(keys)))
-    by_key = update(messages).where(m.thread_pk == bindparam("b_pk"), m.message_key == bindparam("b_key"))
     for rows in (changes.rewritten, changes.moved):  # SET takes the columns each row names
         if rows:
-            db.execute(by_key, [row | {"b_pk": thread_pk} for row in rows])
+            db.execute(_UPDATE_MESSAGE, [row | {"b_pk": thread_pk} for row in rows])
     if changes.inserted:
-        db.execute(insert(messages), [row | {"thread_pk": thread_pk} for row in changes.inserted])
+        db.execute(_INSERT_MESSAGE, [row | {"thread_pk": thread_pk} for row in changes.inserted])
 
 
 def _written_after(before: Written, now: Snapshot, revision: int) -> Written:

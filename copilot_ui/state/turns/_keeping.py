@@ -30,7 +30,7 @@ from ._pruning import prune_now_and_then
 
 logger = logging.getLogger("copilot_ui.state")
 
-KEPT_EVERY = 1.0  # seconds: while a turn shows new text, its thread is kept at most this often
+KEPT_EVERY = 2.0  # seconds: while a turn shows new text, its thread is kept at most this often (each keep is a write)
 
 _writers: WeakKeyDictionary[ThreadStore, ThreadPoolExecutor] = WeakKeyDictionary()
 _unwritten: dict[str, asyncio.Future[None]] = {}  # thread id → its last save not written yet
