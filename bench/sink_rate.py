@@ -10,7 +10,7 @@ What is counted (each figure the median of RUNS turns, after one warm-up turn th
 - updates: what reaches the sidebar, each a websocket frame in the app: a browser event the sink's
   outbox yields (the `rx.call_script` of new pieces and whole texts; stamped as the consumer,
   standing in for the background event handler, receives it), plus each write of items, status
-  and running through `CopilotState._show_drive` (stamped when called).
+  and running through the tab's `show` (stamped when called).
 - updates_max_1s: the most updates stamped within any one second of the turn. Goal ≤ 25.
 - flushes_max_1s: the most flush starts (calls of `ViewSink.flush`) within any one second.
 - min_flush_gap: the shortest time between the starts of two flushes (MIN_INTERVAL is 40 ms).
@@ -29,24 +29,20 @@ import itertools
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
-from ag_ui.core import AssistantMessage, UserMessage
+from ag_ui.core import AssistantMessage, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent, UserMessage
 
 from bench.stream_wire import most_in_one_second
 from copilot_ui.agents import Scrubber
 from copilot_ui.core import (
     AgentRunFinished,
     AgentRunStarted,
-    MessageEnded,
-    MessageStarted,
-    TextDelta,
     Thread,
     TurnEnded,
     TurnStarted,
     UserMessageAdded,
 )
-from copilot_ui.state.sink import ViewSink
+from copilot_ui.state.sink import ViewSink, ViewUpdate
 from copilot_ui.state.view import Conversation
 from tests.hostile_agent import reply_tokens
 
@@ -80,7 +76,7 @@ async def stream_turn(interval_ms: float) -> TurnFigures:
     """One turn whose reply streams a token every `interval_ms`, through a ViewSink; what reached the sidebar."""
     tab = TabStandIn()
     thread = Thread()
-    sink = ViewSink(tab, thread, Conversation(), scrubber=Scrubber())
+    sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber())
     flushes = _time_flushes(sink)
     reader = asyncio.create_task(tab.read(sink))
 
@@ -89,14 +85,14 @@ async def stream_turn(interval_ms: float) -> TurnFigures:
     sink.emit(UserMessageAdded("user-1", "!tokens", queued=False))
     sink.emit(AgentRunStarted("run-1", follow_up=0))
     thread.add_message(AssistantMessage(id="reply-1", content=""))
-    sink.emit(MessageStarted("reply-1", "assistant"))
+    sink.emit(TextMessageStartEvent(message_id="reply-1"))
     started, seconds = time.perf_counter(), interval_ms / 1000
     for number, token in enumerate(reply_tokens(TOKENS)):
         await asyncio.sleep(max(0.0, started + number * seconds - time.perf_counter()))
         thread.append_text("reply-1", token)
-        sink.emit(TextDelta("reply-1", token))
+        sink.emit(TextMessageContentEvent(message_id="reply-1", delta=token))
     thread.end_text("reply-1")
-    sink.emit(MessageEnded("reply-1"))
+    sink.emit(TextMessageEndEvent(message_id="reply-1"))
     sink.emit(AgentRunFinished("run-1", "success"))
     sink.emit(TurnEnded(thread.id, "complete"))
     sink.finish()
@@ -119,7 +115,7 @@ class TabStandIn:
 
     updates: list[float] = field(default_factory=list)
 
-    async def _show_run(self, *_: Any) -> None:
+    async def show(self, _shown: ViewUpdate) -> None:
         self.updates.append(time.perf_counter())
 
     async def read(self, sink: ViewSink) -> None:

@@ -100,10 +100,11 @@ class Outgoing:
         self._urgent = True
         self._last_start = 0.0
         self._flushing = asyncio.Lock()
-        self._nudge = asyncio.Event()
+        self._woken: asyncio.Future[None] | None = None  # the flush that waits for its time, woken early by news
         self._pending_chars = 0  # characters of text waiting for the next flush
         self._timer: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self._undelivered = 0  # browser events sent that the tab's handler has not passed on yet
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
         self.pieces_sent = 0  # pieces of text sent so far: the turn keeps its thread when they grew
         self.closed = False  # the outbox has ended: what is sent now reaches no tab
@@ -186,10 +187,13 @@ class Outgoing:
                     return
                 yield event
             finally:
+                if event is not _DONE:
+                    self._undelivered -= 1
                 self._outbox.task_done()
 
     def send_event(self, event: Any) -> None:
         """Send a browser event through this turn's handler (after what is already queued)."""
+        self._undelivered += 1
         self._outbox.put_nowait(event)
 
     async def commit(self) -> None:
@@ -220,8 +224,8 @@ class Outgoing:
     def _schedule(self) -> None:
         if self._timer is None:
             self._timer = asyncio.ensure_future(self._flush_loop())
-        elif self._cannot_wait():
-            self._nudge.set()
+        elif self._cannot_wait() and self._woken is not None and not self._woken.done():
+            self._woken.set_result(None)
 
     async def _flush_loop(self) -> None:
         try:
@@ -238,10 +242,14 @@ class Outgoing:
                 wait = max(wait, self._last_start + TEXT_WAIT - now)  # text alone: fill the frame a little more
             if wait <= 0:
                 break
-            self._nudge.clear()  # news that cannot wait (or a full frame of text) ends the wait early
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(wait):
-                    await self._nudge.wait()
+            loop = asyncio.get_running_loop()
+            self._woken = loop.create_future()  # news that cannot wait (or a full frame of text) ends the wait early
+            timer = loop.call_later(wait, _wake, self._woken)
+            try:
+                await self._woken
+            finally:
+                timer.cancel()
+                self._woken = None
         await self.flush()
 
     def _cannot_wait(self) -> bool:
@@ -261,19 +269,25 @@ class Outgoing:
     async def flush(self) -> None:
         """Send the new pieces, whole texts, items and status (the caller respects the interval)."""
         async with self._flushing:
+            await self._delivered()  # (while a frame is on its way, the pieces since wait to go together)
             self._last_start = time.monotonic()
             self._urgent = False
             script = self._take_script()
             if script:
                 self.send_event(script_event(script))
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(1.0):
-                        await self._outbox.join()  # texts before the items that show them
             if self._items_dirty or self._status_dirty or self._more_news():
+                await self._delivered()  # texts before the items that show them
                 shown = self._shown(self._items_dirty)
                 self._items_dirty = self._status_dirty = self._items_can_wait = False
                 self._cleared()
                 await self._show(shown)
+
+    async def _delivered(self) -> None:
+        """Once the tab's handler passed on what was sent (a second at most: a handler that stopped reads no more)."""
+        if self._undelivered:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await self._outbox.join()
 
     def _take_script(self) -> str:
         calls = []
@@ -296,6 +310,11 @@ class Outgoing:
             self._wholes = {}
             calls.append(whole_texts_script(wholes))
         return ";".join(calls)
+
+
+def _wake(waiting: asyncio.Future[None]) -> None:
+    if not waiting.done():
+        waiting.set_result(None)
 
 
 def append_script(tid: str, seq: int, piece: str) -> str:
