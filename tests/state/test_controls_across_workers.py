@@ -115,3 +115,25 @@ async def test_a_turn_of_this_worker_that_winds_down_takes_no_decision_and_recor
     finally:
         thread_runs.leave(turn)
         await thread_runs.hand_over(turn, None)
+
+
+async def test_the_next_turn_on_the_same_worker_starts_while_the_last_ones_write_lands(
+    redis: Redis, this_worker: cluster.Cluster
+):
+    """A turn that ended keeps the thread noted as this worker's until its last write lands, so that another worker
+    never reads the thread without its last words; the next message on this worker does not wait for that write: the
+    note passes to its turn, and goes only once both are over. Another worker's note is never taken over."""
+    ended = await thread_runs.claim("t-1")
+    assert ended is not None
+    ended.release()  # the turn is over here (`hand_over`): its last write is on its way, the note stays
+
+    following = await asyncio.wait_for(thread_runs.claim("t-1"), 0.2)  # at once: not once the write has landed
+
+    assert following is not None
+    await this_worker.release("t-1")  # the ended turn's write landed (`hand_over` lets go of its note)
+    assert await this_worker.worker_running("t-1") == cluster.worker(), "another worker could take the running thread"
+    await thread_runs.release(following)
+    assert await this_worker.worker_running("t-1") is None
+
+    await redis.set(cluster._LEASE + "t-2", OTHER, px=cluster.LEASE_MS)
+    assert not await this_worker.claim("t-2")

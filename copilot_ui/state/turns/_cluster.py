@@ -54,7 +54,8 @@ class Cluster:
     def __init__(self, redis: Any) -> None:
         self._redis = redis
         self._listening: asyncio.Task[None] | None = None
-        self._leases: dict[str, asyncio.Task[None]] = {}
+        self._leases: dict[str, asyncio.Task[None]] = {}  # thread id → the renewal of this worker's lease on it
+        self._holders: dict[str, int] = {}  # thread id → the claims of this worker that hold its lease
 
     def listen(self) -> None:
         """Act on the controls sent to this worker (or to every worker) with the handler given to `on_message`."""
@@ -62,15 +63,24 @@ class Cluster:
             self._listening = asyncio.ensure_future(self._listen())
 
     async def claim(self, thread_id: str) -> bool:
-        """Note that this worker runs the thread (False: another worker does)."""
+        """Note that this worker runs the thread (False: another worker does). A lease this worker holds already (its
+        last turn's write is on its way) passes to the new turn: other workers wait for both, this worker's writes
+        land in order."""
         self.listen()  # (a worker running a thread takes the controls other workers send for it)
-        taken = await self._redis.set(_LEASE + thread_id, worker(), nx=True, px=LEASE_MS)
-        if taken:
+        if thread_id not in self._leases:
+            if not await self._redis.set(_LEASE + thread_id, worker(), nx=True, px=LEASE_MS):
+                return False
             self._leases[thread_id] = asyncio.ensure_future(self._renew(thread_id))
-        return bool(taken)
+        self._holders[thread_id] = self._holders.get(thread_id, 0) + 1
+        return True
 
     async def release(self, thread_id: str) -> None:
-        """The turn is over: the note goes (if it is still this worker's)."""
+        """A claim is over: the note goes once no claim of this worker holds it (if it is still this worker's)."""
+        holders = self._holders.get(thread_id, 0) - 1
+        if holders > 0:
+            self._holders[thread_id] = holders
+            return
+        self._holders.pop(thread_id, None)
         lease = self._leases.pop(thread_id, None)
         if lease is not None:
             lease.cancel()
