@@ -1,9 +1,9 @@
 """A pydantic-ai agent whose runs' events are read in the task that iterates them.
 
 pydantic-ai's `run_stream_events` (which its AG-UI adapter runs) starts the agent in a task of its own and hands
-each event over a memory stream: two task switches and anyio's locks per event, a sixth of what a streamed reply
-costs the worker. `EventsInTask` drives the same run through `iter`, as pydantic-ai documents for streaming every
-event, so the adapter reads the model's pieces where they are made. Pulling stays lazy: no event, no model call.
+each event over a memory stream: two task switches and anyio's locks per event. `EventsInTask` drives the same run
+through `iter`, as pydantic-ai documents for streaming every event, so the adapter reads the model's pieces where
+they are made. Pulling stays lazy: no event, no model call.
 """
 
 from __future__ import annotations
