@@ -17,7 +17,6 @@ import random
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from bench._anchor_person import CHAT_STATE, MESSAGES, AnchorPerson
 from bench._layers import WRITE_EVERY, layer_shares
 from bench._person import HELLO, Turn, marker, new_run
 from bench._reflex_socket import Update
+from bench._served import answers
 from bench.load import ANCHOR_APP, PROFILING, Cell, print_against_anchor
 from tests._processes import free_port, stop_group
 
@@ -141,9 +141,7 @@ def _wait_until_answered(url: str, server: subprocess.Popen[bytes], log: Path) -
     while time.monotonic() < deadline:
         if server.poll() is not None:
             pytest.fail(f"the anchor app exited (code {server.returncode}):\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.5)
+        if answers(url):
+            return
+        time.sleep(0.5)
     pytest.fail(f"the anchor app did not answer within {START_TIMEOUT} s:\n{log.read_text()[-3000:]}")
