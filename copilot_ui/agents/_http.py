@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
@@ -101,13 +102,14 @@ class HttpAgent(Agent):
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         scrubber = Scrubber(self.secrets())  # per run: the URL and headers may have changed since the last
         try:
-            async for event in self._request(run_input, scrubber):
-                yield event
+            async with contextlib.aclosing(self._request(run_input, scrubber)) as events:  # (closed in this task)
+                async for event in events:
+                    yield event
         except AgentError as error:
             report(error, scrubber, f"agent {self.agent_id!r}: POST {logged_url(self.url)}")
             raise
 
-    async def _request(self, run_input: RunAgentInput, scrubber: Scrubber) -> AsyncIterator[BaseEvent]:
+    async def _request(self, run_input: RunAgentInput, scrubber: Scrubber) -> AsyncGenerator[BaseEvent, None]:
         limits, host = self.limits, self.host
         timeout = limits.timeout
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **self.headers}
@@ -118,8 +120,9 @@ class HttpAgent(Agent):
         try:
             async with client.stream("POST", self.url, content=body, headers=headers, timeout=timeout) as response:
                 await stream.check(response)
-                async for event in stream.events(response):
-                    yield event
+                async with contextlib.aclosing(stream.events(response)) as events:
+                    async for event in events:
+                        yield event
         except httpx.ConnectTimeout:
             raise AgentUnreachable(host, f"no connection within {limits.connect_timeout:g} s") from None
         except httpx.TimeoutException:
@@ -185,7 +188,7 @@ class _StreamReader:
         if content_type.split(";")[0].strip().lower() != "text/event-stream":
             raise WrongContentType(self.host, content_type, await _body_start(response, self.scrubber))
 
-    async def events(self, response: httpx.Response) -> AsyncIterator[BaseEvent]:
+    async def events(self, response: httpx.Response) -> AsyncGenerator[BaseEvent, None]:
         frames = SSEFrames(self.limits.max_frame_chars)
         run_open = False
         try:

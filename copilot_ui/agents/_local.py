@@ -7,8 +7,9 @@ the person reads its message instead (see copilot_ui.server's model errors).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
@@ -60,8 +61,12 @@ class LocalAgent(Agent):
         native = adapter.run_stream_native(deps=deps, instructions=context_instructions(run_input))
         if self._explain_error is not None:
             native = explained(native, self._explain_error)
-        async for event in adapter.transform_stream(native):
-            yield event
+        # (closed here when the run is stopped between two events: left to the garbage collector, pydantic-ai's run
+        # would end in another task, whose cancel scope then cancels this one)
+        run = cast(AsyncGenerator[BaseEvent, None], adapter.transform_stream(native))  # (an async generator)
+        async with contextlib.aclosing(run) as events:
+            async for event in events:
+                yield event
 
 
 def context_instructions(run_input: RunAgentInput) -> str | None:

@@ -14,10 +14,11 @@ tools' state events stream to the page.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import BaseEvent, RunAgentInput
 from pydantic import BaseModel
@@ -195,8 +196,10 @@ class _BuiltinAgent(LocalAgent):
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         # Set in the task that runs this one run (no reset: the task's context ends with it)
         PAGE_TOOLS.set(frozenset(tool.name for tool in run_input.tools or ()))
-        async for event in super()._events(run_input):
-            yield event
+        run = cast(AsyncGenerator[BaseEvent, None], super()._events(run_input))  # (an async generator)
+        async with contextlib.aclosing(run) as events:  # (closed in this task: see LocalAgent)
+            async for event in events:
+                yield event
 
     def secrets(self) -> list[str]:
         servers: list[McpServer] = []

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+from collections.abc import AsyncGenerator
 
 import pytest
 from ag_ui.core import EventType
@@ -100,3 +102,46 @@ async def test_aborting_the_agent_stops_every_run_it_has_going(misbehaving: Misb
         with pytest.raises(AgentAborted):
             await asyncio.wait_for(listener.task, AT_ONCE)
         await asyncio.wait_for(misbehaving.hung_up[request.run_id].wait(), AT_ONCE)
+
+
+async def test_abort_while_the_reader_handles_an_event_closes_the_run_in_the_readers_task(misbehaving: MisbehavingServer):
+    agent = HttpAgent(misbehaving.url("/held"), limits=NEVER_IDLE)
+    request = run_input(thread_saying("hi"))
+    run = agent.run(request)
+
+    async def stop_at_first_piece() -> None:
+        async for event in run:
+            if event.type is EventType.TEXT_MESSAGE_CONTENT:
+                run.abort()  # Stop pressed while the turn shows this piece, not while it waits for the next
+
+    with GarbageClosed() as closed_later:
+        with pytest.raises(AgentAborted):
+            await stop_at_first_piece()
+        await asyncio.sleep(0.1)
+
+    # Every step of the run was closed by the reader before it went on; none left for the garbage collector to close
+    # in a task of its own, later.
+    assert [name for name in closed_later.names if name.startswith("copilot_ui")] == []
+    await asyncio.wait_for(misbehaving.hung_up[request.run_id].wait(), AT_ONCE)
+
+
+class GarbageClosed:
+    """The async generators the garbage collector finalizes (module and name) while the block runs."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self._hooks = sys.get_asyncgen_hooks()
+
+    def __enter__(self) -> GarbageClosed:
+        finalizer = self._hooks.finalizer
+
+        def noted(generator: AsyncGenerator[object, None]) -> None:
+            self.names.append(f"{generator.ag_frame.f_globals.get('__name__')}:{generator.__qualname__}")
+            if finalizer is not None:
+                finalizer(generator)
+
+        sys.set_asyncgen_hooks(firstiter=self._hooks.firstiter, finalizer=noted)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        sys.set_asyncgen_hooks(*self._hooks)

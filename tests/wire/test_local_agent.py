@@ -3,15 +3,17 @@ through pydantic-ai's AG-UI adapter."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import warnings
+from collections.abc import Awaitable, Callable
 
 import pytest
-from ag_ui.core import Context, Tool
+from ag_ui.core import Context, TextMessageContentEvent, Tool
 
-from copilot_ui.agents import LocalAgent
+from copilot_ui.agents import AgentAborted, AgentRun, LocalAgent
 from copilot_ui.demo.script import DASHBOARD
-from copilot_ui.server import builtin_pydantic_agent, demo_model
+from copilot_ui.server import builtin_agent, builtin_pydantic_agent, demo_model
 
 from ._runs import apply_run, of_type, outcome, roles, run_input, thread_saying
 
@@ -103,3 +105,50 @@ async def test_the_served_agent_sees_the_pages_context_too():
         thread = Thread()
         await asyncio.wait_for(loop.send(thread, "switch to dark mode"), 20)
     assert thread.messages[-1].content == "Done: Theme is now dark. The dashboard now shows the dark theme."
+
+
+class UnhandledErrors:
+    """What the event loop reports as unhandled while a test runs (an exception no task retrieved, ...)."""
+
+    def __init__(self) -> None:
+        self.reports: list[str] = []
+
+    def __enter__(self) -> UnhandledErrors:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _, context: self.reports.append(str(context.get("exception") or context)))
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        asyncio.get_running_loop().set_exception_handler(None)
+
+
+async def _stop_at_third_piece(run: AgentRun, stop: Callable[[], Awaitable[None]], pieces: list[str]) -> None:
+    """Read the run into `pieces`; at the third, `stop` it (this task is busy with that piece, not waiting)."""
+    async for event in run:
+        if isinstance(event, TextMessageContentEvent):
+            pieces.append(event.delta)
+            if len(pieces) == 3:
+                await stop()
+
+
+@pytest.mark.parametrize("how", ["abort", "aclose"])
+async def test_stopping_the_builtin_agent_between_two_pieces_ends_its_run_and_nothing_else(how: str):
+    agent = builtin_agent(demo_model(0.005, script=DASHBOARD))
+    run = agent.run(run_input(thread_saying("hello")))
+
+    async def stop() -> None:
+        if how == "abort":  # Stop pressed while the turn shows a piece
+            run.abort()
+        else:  # the reader gives up on the run
+            await run.aclose()
+            raise AgentAborted()
+
+    pieces: list[str] = []
+    with UnhandledErrors() as unhandled:
+        with pytest.raises(AgentAborted):
+            await _stop_at_third_piece(run, stop, pieces)
+        # The reader goes on: a run ended in another task would cancel this one (pydantic-ai's cancel scope).
+        await asyncio.sleep(0.2)
+
+    assert len(pieces) == 3
+    assert unhandled.reports == []
