@@ -2,18 +2,18 @@
 
 pydantic-ai's adapter turns a failed run into RUN_ERROR with Python's view of the exception
 (`status_code: 401, model_name: …, body: {…}`). A LocalAgent given `explain_error` asks it first:
-the person reads its message instead (see copilot_ui.server's model errors).
+the person reads its message instead (see copilot_ui.server's model errors). The adapter is pydantic-ai's, as
+`_local_adapter` tunes it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
-from ..errors import RunFailed
 from ._base import Agent
 
 if TYPE_CHECKING:
@@ -21,9 +21,6 @@ if TYPE_CHECKING:
 
 # (the exception that ended the run, whether part of a reply had arrived) → what the person reads; None keeps it as is.
 ExplainError = Callable[[Exception, bool], str | None]
-
-
-_Event = TypeVar("_Event")
 
 
 class LocalAgent(Agent):
@@ -50,23 +47,26 @@ class LocalAgent(Agent):
 
     async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         from pydantic_ai.ui import StateHandler
-        from pydantic_ai.ui.ag_ui import AGUIAdapter
 
         from ._events_in_task import EventsInTask
+        from ._local_adapter import LocalAdapter
 
+        self._run_starts(run_input)
         deps = self._deps(run_input) if self._deps is not None else None
         if run_input.state and not isinstance(deps, StateHandler):  # (pydantic-ai would ignore it, warning every run)
             run_input = run_input.model_copy(update={"state": {}})
-        adapter = AGUIAdapter(agent=EventsInTask(self.agent), run_input=run_input, accept="text/event-stream")
-        native = adapter.run_stream_native(deps=deps, instructions=context_instructions(run_input))
-        if self._explain_error is not None:
-            native = explained(native, self._explain_error)
+        adapter = LocalAdapter(
+            agent=EventsInTask(self.agent), run_input=run_input, accept="text/event-stream", explain_error=self._explain_error
+        )
         # (closed here when the run is stopped between two events: left to the garbage collector, pydantic-ai's run
         # would end in another task, whose cancel scope then cancels this one)
-        run = cast(AsyncGenerator[BaseEvent, None], adapter.transform_stream(native))  # (an async generator)
-        async with contextlib.aclosing(run) as events:
+        run = cast(AsyncGenerator[BaseEvent, None], adapter.run_stream(deps=deps, instructions=context_instructions(run_input)))
+        async with contextlib.aclosing(run) as events:  # (pydantic-ai's run_stream is an async generator)
             async for event in events:
                 yield event
+
+    def _run_starts(self, run_input: RunAgentInput) -> None:
+        """A run starts, in the task that reads its events (a subclass sets what its tools read there)."""
 
 
 def context_instructions(run_input: RunAgentInput) -> str | None:
@@ -75,26 +75,3 @@ def context_instructions(run_input: RunAgentInput) -> str | None:
         return None
     lines = [f"- {item.description}: {item.value}" for item in run_input.context]
     return "What the page shows now (read fresh for this request):\n" + "\n".join(lines)
-
-
-async def explained(events: AsyncIterator[_Event], explain: ExplainError) -> AsyncIterator[_Event]:
-    """pydantic-ai's native events as they come; the exception that ends them as RunFailed, when `explain` has words for it.
-
-    The adapter downstream closes what was open and sends RUN_ERROR with the message (str of the exception).
-    """
-    from pydantic_ai.messages import PartDeltaEvent, PartStartEvent
-
-    received = False
-    try:
-        async for event in events:
-            received = received or isinstance(event, PartStartEvent | PartDeltaEvent)
-            yield event
-    except Exception as error:
-        message = explain(error, received)
-        if message is None:
-            raise
-        raise RunFailed(message) from error
-    finally:
-        aclose = getattr(events, "aclose", None)
-        if aclose is not None:
-            await aclose()

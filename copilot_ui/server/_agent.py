@@ -14,13 +14,12 @@ tools' state events stream to the page.
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from ag_ui.core import BaseEvent, RunAgentInput
+from ag_ui.core import RunAgentInput
 from pydantic import BaseModel
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai import DeferredToolRequests, RunContext, Tool
@@ -193,13 +192,9 @@ class _BuiltinAgent(LocalAgent):
             instructions=made_with.instructions,
         )
 
-    async def _events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+    def _run_starts(self, run_input: RunAgentInput) -> None:
         # Set in the task that runs this one run (no reset: the task's context ends with it)
         PAGE_TOOLS.set(frozenset(tool.name for tool in run_input.tools or ()))
-        run = cast(AsyncGenerator[BaseEvent, None], super()._events(run_input))  # (an async generator)
-        async with contextlib.aclosing(run) as events:  # (closed in this task: see LocalAgent)
-            async for event in events:
-                yield event
 
     def secrets(self) -> list[str]:
         servers: list[McpServer] = []

@@ -26,8 +26,10 @@ PATHS = (
 REFERENCE = re.compile(r"`(copilot_ui(?:\.\w+)*):(\w+(?:\.\w+)*)`|`(copilot_ui/[\w/]+\.jsx):(\w+)`")
 STEP = re.compile(r"^\d+\. (`[^`]+`)", re.MULTILINE)  # a numbered step at the list's top level: its function first
 COUNTED = re.compile(r"passes through \*\*(\d+) files\*\* and returns \*\*(\d+) times\*\*")
-# Steps a remote agent takes instead of the two numbered steps above them (`HttpAgent` in place of the built-in agent).
+# Steps a remote agent takes instead of the numbered steps above them (`HttpAgent` in place of the built-in agent).
 INSTEAD = re.compile(r"^    - (`[^`]+`)", re.MULTILINE)
+REPLACED = re.compile(r"these instead of the (\w+) steps above")  # how many of those numbered steps
+NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5}
 # The demo app: importing it makes its rx.App, and a process holds one (the testing kit's may be it), so it is read.
 APP_MODULE = "copilot_ui.copilot_ui"
 ENTERED = re.compile(r"`([\w/]+\.(?:py|jsx))` (\d+) times")  # a file of copilot_ui/ and how often the path enters it
@@ -129,7 +131,9 @@ def test_each_path_counts_the_files_and_returns_of_its_steps(heading: str) -> No
     alternative = INSTEAD.search(text)
     if alternative is not None:  # the path with the other agent is counted too, in a second such sentence
         last = len(STEP.findall(text[: alternative.start()]))
-        other = walk([*steps[: last - 2], *INSTEAD.findall(text), *steps[last:]])
+        replaced = REPLACED.search(text)
+        assert replaced is not None, f"'{heading}' does not say how many steps the other agent's replace"
+        other = walk([*steps[: last - NUMBERS[replaced[1]]], *INSTEAD.findall(text), *steps[last:]])
         said = [(int(files), int(returns)) for files, returns in COUNTED.findall(text)[1:2]]
         assert said == [other], f"'{heading}' with the other agent: its steps make {other}, the page says {said}"
     walked = walk(steps)
