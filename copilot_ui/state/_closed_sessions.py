@@ -25,7 +25,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from reflex.utils.token_manager import RedisTokenManager
 from reflex_base.event.context import EventContext
+from reflex_base.registry import RegistrationContext
 
 from .turns import thread_runs
 
@@ -43,9 +45,6 @@ _released: list[Callable[[str], object]] = []  # told each tab released (its tok
 def connected(token: str) -> bool:
     """Whether the tab has a connection; False only when this worker knows it has none (with Redis, Reflex relays what
     is sent to a tab to the worker that holds its connection, wherever that is)."""
-    from reflex.utils.token_manager import RedisTokenManager
-    from reflex_base.registry import RegistrationContext
-
     try:
         app = RegistrationContext.get().app
     except LookupError:  # no app (a test of the state's parts): nothing to tell
