@@ -1,10 +1,12 @@
 """A plain Reflex chat app, written the way Reflex users write one: the anchor `bench.load` measures the copilot
 against.
 
-The same pydantic-ai `Agent` on the same demo model as the copilot's built-in agent: `run_stream`, its text deltas
-appended to the last message by an async-generator event handler, which yields (Reflex sends the change) at most
-every 40 ms, the most often the copilot shows a change of text. For like-for-like turns, `bench.load` has the demo
-model say what the copilot's demo said (ANCHOR_REPLY): the same words, so the same pieces at the same pace.
+The same pydantic-ai `Agent` on the same demo model as the copilot's built-in agent in the demo app (its
+instructions, its backend tool `write_report` and its shared-state type; not the page's frontend tools, which a plain
+app has none of): `run_stream`, its text deltas appended to the last message by an async-generator event handler,
+which yields (Reflex sends the change) at most every 40 ms, the most often the copilot shows a change of text. For
+like-for-like turns, `bench.load` has the demo model say what the copilot's demo said (ANCHOR_REPLY): the same
+words, so the same pieces at the same pace.
 """
 
 from __future__ import annotations
@@ -14,15 +16,17 @@ import time
 from collections.abc import AsyncIterator
 
 import reflex as rx
-from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
+from pydantic_ai.ui import StateDeps
 
-from copilot_ui.server import DemoScript, Move, demo_model
+from copilot_ui.demo.report import AgentReport, demo_backend_tools
+from copilot_ui.server import DemoScript, Move, builtin_pydantic_agent, demo_model
 
 SHOW_EVERY = 0.04  # seconds between two changes sent while a reply streams, at least
 REPLY = os.environ.get("ANCHOR_REPLY", "")
 
-agent = Agent(demo_model(script=DemoScript(reply=lambda turn: Move(text=REPLY))) if REPLY else demo_model())
+model = demo_model(script=DemoScript(reply=lambda turn: Move(text=REPLY))) if REPLY else demo_model()
+agent = builtin_pydantic_agent(model, tools=demo_backend_tools(), state_type=AgentReport)  # as copilot_ui.copilot_ui's
 
 
 class ChatState(rx.State):
@@ -42,7 +46,7 @@ class ChatState(rx.State):
         self.running = True
         yield
         shown = time.monotonic()
-        async with agent.run_stream(text, message_history=history) as result:
+        async with agent.run_stream(text, message_history=history, deps=StateDeps(AgentReport())) as result:
             async for delta in result.stream_text(delta=True, debounce_by=None):
                 self.messages[-1]["content"] += delta
                 if time.monotonic() - shown >= SHOW_EVERY:
