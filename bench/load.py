@@ -45,10 +45,13 @@ state) and the app talks to it over HTTP as to any remote agent; its figures are
 `load_<workers>w_<N>p_remote_agent_...`.
 
 The anchor (`--flow hello`, or LOAD_FLOW=hello): each person says "hello" four times, and each cell is
-measured twice, on the copilot and on a plain Reflex chat app written the way Reflex users write one
+measured on the copilot and on a plain Reflex chat app written the way Reflex users write one
 (bench/anchor_app: an rx.State with the messages, an async-generator handler streaming the same
 pydantic-ai Agent on the same demo model, a yield at most every 40 ms), served the same way, with
-the same people at the same pace; which goes first alternates from cell to cell. The anchor's model
+the same people at the same pace. Each app is measured `--rounds` times (default 2), in the order
+copilot, anchor, anchor, copilot (the other way round in every other cell), and each app's rounds
+count as one cell: the machine's speed drifts within minutes, and this order takes the drift off
+the ratios (`..._cpu_per_turn_rounds` shows each round's figure). The anchor's model
 says the words the copilot's said in the first cell (`reply_chars_p50` shows both), so that both
 stream the same pieces. No real tab in this flow. The anchor's figures are named
 `anchor_<workers>w_<N>p_hello_...`, and three lines compare, each with the goal of the issue "A turn
@@ -78,7 +81,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from playwright.async_api import Browser, async_playwright
@@ -96,6 +99,7 @@ from tests.services import PostgresServer, ServiceUnavailable, running_postgres,
 PEOPLE = (10, 25, 50, 100)
 WORKERS = (1, 2)
 QUICK_PEOPLE = (10, 50)
+ROUNDS = 2  # servings of each app per cell with the anchor (ABBA: the machine's drift leaves the ratio)
 RAMP = 1.0  # seconds over which the people arrive
 WARM_UP = 2  # people per worker who go through the flow first, not counted (each worker's first turns cost more)
 SETTLE = 3.0  # seconds after the sessions closed before the memory they kept is read
@@ -143,6 +147,7 @@ class Cell:
     driver_cpu: float = 0.0  # s of this process's CPU while the people were on
     machine_cpu: float = 0.0  # s of the whole machine's CPU (every core, every process) meanwhile
     took: float = 0.0
+    rounds: list[float] = field(default_factory=list)  # s of the app's CPU per turn, in each round measured
 
     @property
     def name(self) -> str:
@@ -158,6 +163,32 @@ class Cell:
     def turn_count(self) -> int:
         return len(self.turns) + self.tab.turns
 
+    def joined(self, other: Cell) -> Cell:
+        """This cell and another round of it as one: their turns, samples and totals together."""
+        return replace(
+            self,
+            replies=[*self.replies, *other.replies],
+            layers=None if self.layers is None or other.layers is None else self.layers + other.layers,
+            turns=[*self.turns, *other.turns],
+            by_step=[[*mine, *theirs] for mine, theirs in zip(self.by_step, other.by_step, strict=True)],
+            tab=TabFigures([*self.tab.first_text, *other.tab.first_text], self.tab.turns + other.tab.turns,
+                           [*self.tab.problems, *other.tab.problems]),
+            cpu=self.cpu + other.cpu,
+            services_cpu=_sum(self.services_cpu, other.services_cpu),
+            agent_cpu=_sum(self.agent_cpu, other.agent_cpu),
+            busy=self.busy + other.busy,
+            growth=max(self.growth, other.growth),
+            kept=max(self.kept, other.kept),
+            lost=self.lost + other.lost,
+            crossed=self.crossed + other.crossed,
+            incomplete=[*self.incomplete, *other.incomplete],
+            lag=[*self.lag, *other.lag],
+            driver_cpu=self.driver_cpu + other.driver_cpu,
+            machine_cpu=self.machine_cpu + other.machine_cpu,
+            took=self.took + other.took,
+            rounds=[*self.rounds, *other.rounds],
+        )  # fmt: skip
+
     def failures(self) -> list[str]:
         name = f"{'the anchor app' if self.anchor else 'the copilot'}, {self.workers} worker(s), {self.people} people"
         problems = [f"{name}: {problem}" for problem in (*self.incomplete, *self.tab.problems)]
@@ -169,20 +200,27 @@ class Cell:
 
 
 def main(argv: Sequence[str] = ()) -> None:
-    people, workers, remote_agent, flow, profile = _cells(argv)
+    people, workers, remote_agent, flow, profile, rounds = _cells(argv)
     started = time.perf_counter()
     with stopped_on_sigterm():
-        failures = asyncio.run(run(people, workers, remote_agent=remote_agent, flow=flow, profile=profile))
+        failures = asyncio.run(run(people, workers, remote_agent=remote_agent, flow=flow, profile=profile, rounds=rounds))
     print(f"load_matrix_took: {time.perf_counter() - started:.0f} s", flush=True)
     if failures:
         raise BenchmarkFailed("\n".join(failures))
 
 
 async def run(
-    people: Sequence[int], workers: Sequence[int], *, remote_agent: bool = False, flow: str = "demo", profile: bool = False
+    people: Sequence[int],
+    workers: Sequence[int],
+    *,
+    remote_agent: bool = False,
+    flow: str = "demo",
+    profile: bool = False,
+    rounds: int = ROUNDS,
 ) -> list[str]:
     """Every cell: for each worker count, each N on a fresh serving; with the hello flow, the anchor app's cell beside
-    the copilot's, the two served in turn (which first alternates from cell to cell). The failures found."""
+    the copilot's, each app served `rounds` times in the order ABBA… (which goes first alternates from cell to cell).
+    The failures found."""
     failures: list[str] = []
     said = ""  # the copilot's first reply: what the anchor app's model says (the first cell serves the copilot first)
     async with async_playwright() as driver:
@@ -192,17 +230,17 @@ async def run(
                 try:
                     with _services(count) as services:
                         for index, number in enumerate(people):
-                            order = (False, True) if index % 2 == 0 else (True, False)
                             cells: dict[bool, Cell] = {}
-                            for anchor in order if flow == "hello" else (False,):
+                            for anchor in served_in_turn(index, rounds if flow == "hello" else 1, flow == "hello"):
                                 cell = await serve_and_measure(
                                     browser, services, count, number, remote_agent=remote_agent, flow=flow, anchor=anchor,
                                     reply=said, profile=profile,
                                 )  # fmt: skip
+                                cells[anchor] = cells[anchor].joined(cell) if anchor in cells else cell
+                                said = said or (cell.replies[0] if cell.replies and not anchor else "")
+                            for cell in cells.values():
                                 print_cell(cell)
                                 failures += cell.failures()
-                                cells[anchor] = cell
-                                said = said or (cell.replies[0] if cell.replies and not anchor else "")
                             if True in cells:
                                 print_against_anchor(cells[False], cells[True])
                 except ServiceUnavailable as missing:
@@ -210,6 +248,15 @@ async def run(
         finally:
             await browser.close()
     return failures
+
+
+def served_in_turn(index: int, rounds: int, with_anchor: bool) -> list[bool]:
+    """Which app each serving of cell `index` measures (True: the anchor): copilot, anchor, anchor, copilot…, the other
+    way round in every other cell; the copilot alone without the anchor."""
+    if not with_anchor:
+        return [False] * rounds
+    pair = [index % 2 == 1, index % 2 == 0]
+    return [anchor for number in range(rounds) for anchor in (pair if number % 2 == 0 else pair[::-1])]
 
 
 @dataclass(frozen=True)
@@ -290,6 +337,7 @@ async def serve_and_measure(
             await asyncio.to_thread(app.stop)
             shutil.rmtree(folder, ignore_errors=True)
     cell.took = time.perf_counter() - started
+    cell.rounds = [_cpu_per_turn(cell)]
     return cell
 
 
@@ -389,6 +437,8 @@ def print_cell(cell: Cell) -> None:
         lines.append((f"first_piece_step{number}_p50_p95", f"{_ms(percentile(pieces, 50))} / {_ms(percentile(pieces, 95))}"))
         ends = [turn.done * 1000 for turn in turns if turn.done is not None]
         lines.append((f"reply_done_step{number}_p50_p95", f"{_ms(percentile(ends, 50))} / {_ms(percentile(ends, 95))}"))
+    if len(cell.rounds) > 1:
+        lines.append(("server_cpu_per_turn_rounds", " / ".join(f"{each * 1000:.0f}" for each in cell.rounds) + " ms"))
     if cell.services_cpu is not None:
         lines.append(("services_cpu_per_turn", f"{cell.services_cpu / max(cell.turn_count, 1) * 1000:.0f} ms"))
     if cell.agent_cpu is not None:
@@ -440,6 +490,10 @@ def _reply_ends(cell: Cell) -> list[float]:
     return [turn.done * 1000 for turn in cell.turns if turn.done is not None]
 
 
+def _sum(first: float | None, second: float | None) -> float | None:
+    return None if first is None or second is None else first + second
+
+
 def _cpu_per_turn(cell: Cell) -> float:
     return cell.cpu / max(cell.turn_count, 1)
 
@@ -462,7 +516,7 @@ def _ms(value: float | None) -> str:
     return "none" if value is None else f"{value:.0f} ms"
 
 
-def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...], bool, str, bool]:
+def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...], bool, str, bool, int]:
     """Which cells to run: the whole matrix, unless the arguments (or LOAD_PEOPLE, LOAD_WORKERS, LOAD_REMOTE_AGENT,
     LOAD_FLOW) say otherwise; whether the agent is served in a process of its own; and the flow."""
     parser = argparse.ArgumentParser(prog="python -m bench.load", description="The load benchmark (see its docstring).")
@@ -482,12 +536,17 @@ def _cells(argv: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...], bool,
         help='"hello" four times, on the copilot and on the anchor app (a plain Reflex chat), or the demo flow (default)',
     )
     parser.add_argument("--profile", action="store_true", help="the app's CPU per turn by layer (bench/_layers.py)")
+    parser.add_argument(
+        "--rounds", type=int, default=ROUNDS, help=f"with --flow hello: servings of each app per cell (default {ROUNDS})"
+    )
     options = parser.parse_args(list(argv))
+    if options.rounds < 1:
+        parser.error(f"--rounds must be 1 or more; it is {options.rounds}")
     if options.flow == "hello" and options.remote_agent:
         parser.error("--remote-agent measures the copilot alone: it has no anchor to compare with (use --flow demo)")
     people = _numbers(options.people) or (QUICK_PEOPLE if options.quick else PEOPLE)
     workers = _numbers(options.workers) or ((1,) if options.quick else WORKERS)
-    return people, workers, options.remote_agent, options.flow, options.profile
+    return people, workers, options.remote_agent, options.flow, options.profile, options.rounds
 
 
 def _for_anchor(environment: Mapping[str, str], reply: str) -> dict[str, str]:

@@ -28,7 +28,7 @@ from bench._layers import WRITE_EVERY, layer_shares
 from bench._person import HELLO, Turn, marker, new_run
 from bench._reflex_socket import Update
 from bench._served import answers
-from bench.load import ANCHOR_APP, PROFILING, Cell, print_against_anchor
+from bench.load import ANCHOR_APP, PROFILING, Cell, print_against_anchor, print_cell, served_in_turn
 from tests._processes import free_port, stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,6 +134,26 @@ def test_the_copilot_is_reported_against_the_anchor_with_each_goal(capsys: pytes
         "load_1w_10p_hello_first_piece_p95_over_anchor: +250 ms (goal: at most +100 ms)",
         "load_1w_10p_hello_reply_done_p95_vs_anchor: 1.10x (goal: at most 1.1x)",
     ]
+
+
+def test_each_app_is_served_in_the_order_abba_and_the_other_way_round_in_the_next_cell():
+    assert served_in_turn(0, 2, with_anchor=True) == [False, True, True, False]  # copilot, anchor, anchor, copilot
+    assert served_in_turn(1, 2, with_anchor=True) == [True, False, False, True]
+    assert served_in_turn(0, 1, with_anchor=True) == [False, True]
+    assert served_in_turn(0, 3, with_anchor=False) == [False, False, False]  # the demo flow: the copilot alone
+
+
+def test_two_rounds_of_a_cell_count_as_one_with_each_rounds_cpu_shown(capsys: pytest.CaptureFixture[str]):
+    fast = Cell(1, 10, flow="hello", cpu=4.0, busy=10, turns=[Turn("hello", 0.1, 2.0)] * 2, by_step=[[], []], rounds=[2.0])
+    slow = Cell(1, 10, flow="hello", cpu=8.0, busy=10, turns=[Turn("hello", 0.5, 2.4)] * 2, by_step=[[], []], rounds=[4.0])
+
+    both = fast.joined(slow)
+
+    print_cell(both)
+    said = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert said["load_1w_10p_hello_server_cpu_per_turn"] == "3000 ms (4 turns)"  # 12 s of CPU over 4 turns
+    assert said["load_1w_10p_hello_server_cpu_per_turn_rounds"] == "2000 / 4000 ms"
+    assert said["load_1w_10p_hello_first_piece_p95"] == "500 ms"
 
 
 def _wait_until_answered(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
