@@ -136,7 +136,8 @@ class GarbageClosed:
         finalizer = self._hooks.finalizer
 
         def noted(generator: AsyncGenerator[object, None]) -> None:
-            self.names.append(f"{generator.ag_frame.f_globals.get('__name__')}:{generator.__qualname__}")
+            frame = generator.ag_frame  # (a generator the collector finalizes has not finished: its frame is there)
+            self.names.append(f"{frame.f_globals.get('__name__') if frame else '?'}:{generator.__qualname__}")
             if finalizer is not None:
                 finalizer(generator)
 
