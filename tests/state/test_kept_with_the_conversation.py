@@ -79,7 +79,7 @@ def test_a_reply_kept_while_it_streamed_comes_back_with_its_words_then_the_notic
         thread = Thread(store.create("alice", agent="default").id)
         thread.add_user_message("tell me a story", "u1")
         conversation = Conversation.of(thread.id)
-        keeper.run_starts(thread, conversation)  # the agent runs after the person's message
+        keeper.run_starts(thread, conversation, asyncio.Event().wait)  # the agent runs after the person's message
         thread.add_message(AssistantMessage(id="m1", content=""))
         thread.append_text("m1", "Once upon a time")
         keeper.save(thread, conversation, running=True)  # while it streams: the run's start is still where it was

@@ -107,6 +107,7 @@ class Outgoing:
         self._undelivered = 0  # browser events sent that the tab's handler has not passed on yet
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
         self.pieces_sent = 0  # pieces of text sent so far: the turn keeps its thread when they grew
+        self._awaiting_words: list[asyncio.Future[None]] = []  # who waits for the next piece to be sent
         self.closed = False  # the outbox has ended: what is sent now reaches no tab
 
     # What the subclass tells
@@ -191,6 +192,14 @@ class Outgoing:
                     self._undelivered -= 1
                 self._outbox.task_done()
 
+    async def words_sent(self) -> None:
+        """Once the next piece of text is on its way to the tab (or the outbox has ended)."""
+        if self.closed:
+            return
+        waiting = asyncio.get_running_loop().create_future()
+        self._awaiting_words.append(waiting)
+        await waiting
+
     def send_event(self, event: Any) -> None:
         """Send a browser event through this turn's handler (after what is already queued)."""
         self._undelivered += 1
@@ -220,6 +229,13 @@ class Outgoing:
             self.send_event(rx.set_value(COMPOSER_INPUT_ID, "\n\n".join(self.returned)))
         self._outbox.put_nowait(_DONE)
         self.closed = True
+        self._words_went()
+
+    def _words_went(self) -> None:
+        awaiting, self._awaiting_words = self._awaiting_words, []
+        for waiting in awaiting:
+            if not waiting.done():
+                waiting.set_result(None)
 
     def _schedule(self) -> None:
         if self._timer is None:
@@ -272,9 +288,12 @@ class Outgoing:
             await self._delivered()  # (while a frame is on its way, the pieces since wait to go together)
             self._last_start = time.monotonic()
             self._urgent = False
+            pieces = self.pieces_sent
             script = self._take_script()
             if script:
                 self.send_event(script_event(script))
+                if self.pieces_sent != pieces:
+                    self._words_went()
             if self._items_dirty or self._status_dirty or self._more_news():
                 await self._delivered()  # texts before the items that show them
                 shown = self._shown(self._items_dirty)

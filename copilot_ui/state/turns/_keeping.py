@@ -1,9 +1,11 @@
 """Conversations kept in the app's store: saved at message boundaries, loaded for their owner, marked while they run.
 
-A save happens before each agent run (the loop's commit) and when a turn ends, never per token;
-while a reply streams, every KEPT_EVERY seconds at most, so that a crash loses at most the words of
-the last KEPT_EVERY (`_work`); and when the server stops, at once. The thread is read at once,
-on the event loop (the SQL store serializes it: a fraction of a millisecond for a short
+A save happens as each agent run starts (the loop's commit): once the run's first words are on their
+way to the page, or KEPT_EVERY after it started if it says nothing sooner, so that the write does not
+compete with them; when a turn ends; never per token; while a reply streams, every KEPT_EVERY
+seconds at most, so that a crash loses at most the words of the last KEPT_EVERY (`_work`); and when
+the server stops, at once (a save covers the run start's, if that has not happened yet). The thread is
+read at once, on the event loop (the SQL store serializes it: a fraction of a millisecond for a short
 conversation); the write goes to the store's writer, a thread of its own that writes in
 the order the saves were made, and nothing waits for it but a load of the same conversation. Waiting
 cost a run its start under load: each write hands the interpreter's lock back and forth with a busy
@@ -16,10 +18,11 @@ beyond the owner given by the caller.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 from ...core import Thread
@@ -43,16 +46,32 @@ class Keeper:
     store: ThreadStore
     owner: str
     agent: str
+    _run_start: asyncio.Task[None] | None = field(default=None, init=False, repr=False)  # its save, not made yet
 
-    def run_starts(self, thread: Thread, conversation: Conversation) -> asyncio.Future[None]:
-        """An agent run starts after the thread's last message: kept so (a crash from now on shows it cut off there)."""
+    def run_starts(self, thread: Thread, conversation: Conversation, first_words: Callable[[], Awaitable[None]]) -> None:
+        """An agent run starts after the thread's last message: kept so once `first_words()` is done, KEPT_EVERY
+        at most from now (a crash from then on shows it cut off there)."""
         conversation.run_after = thread.last_message_id() or ""
-        return self.save(thread, conversation, running=True)
+        self._cancel_run_start()
+        self._run_start = asyncio.ensure_future(self._kept_after(first_words, thread, conversation))
+
+    async def _kept_after(self, first_words: Callable[[], Awaitable[None]], thread: Thread, conversation: Conversation) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(KEPT_EVERY):
+                await first_words()
+        self._run_start = None
+        self.save(thread, conversation, running=True)
+
+    def _cancel_run_start(self) -> None:
+        if self._run_start is not None:
+            self._run_start.cancel()
+            self._run_start = None
 
     def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> asyncio.Future[None]:
         """Read the thread and its view now and have them written after the earlier saves; the future is done once
         they are (a failure is logged, never raised). `running`: the turn goes on (or was cut off), so a crash
         shows the run that started last as cut off; else it is over."""
+        self._cancel_run_start()
         self._mark(thread, conversation, running)
         writing = None
         try:
@@ -83,18 +102,16 @@ class Keeper:
             conversation.run_after = thread.last_message_id() or ""
 
     def _write(self, write: Callable[[], ThreadSummary], thread_id: str, conversation: Conversation) -> None:
-        try:
-            write()
-        except ThreadNotFound:
-            if conversation.created:
-                logger.info("conversation %s was deleted; it is not saved again", thread_id)
-                return
+        if not conversation.created:  # (a new conversation: made first, not after a write that finds none)
             try:
                 self.store.create(self.owner, agent=self.agent, thread_id=thread_id)
             except ThreadExists:  # another worker created it meanwhile
                 pass
+            conversation.created = True
+        try:
             write()
-        conversation.created = True
+        except ThreadNotFound:
+            logger.info("conversation %s was deleted; it is not saved again", thread_id)
 
 
 async def _logged(writing: asyncio.Future[None] | None, thread_id: str) -> None:

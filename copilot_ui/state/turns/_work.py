@@ -194,9 +194,10 @@ def begin(
         return await _read_context(tab, thread, sink, shared)
 
     async def commit() -> None:
-        """Before each agent run: the thread is kept (read now, written later) and the page shows the tools' changes."""
+        """Before each agent run: the thread is kept once the run's first words go, and the page shows the tools'
+        changes."""
         if keeper is not None:
-            keeper.run_starts(thread, conversation)
+            keeper.run_starts(thread, conversation, sink.words_sent)
         if thread.turn.agent_runs == 0:  # the turn's first run: no tool changed anything yet, the message shows meanwhile
             sink.commit_soon()
         else:
