@@ -42,6 +42,12 @@ class LocalEventStream(AGUIEventStream[Any, Any]):
         async for agui_event in super().handle_event(event):
             yield agui_event
 
+    def _record_part_delta(self, event: PartDeltaEvent) -> None:
+        # A text part's pieces are not kept for its end: TEXT_MESSAGE_END names only the message (kept, a long reply's
+        # pieces would outlive the garbage collector's young passes and make its full passes come sooner).
+        if not isinstance(event.delta, TextPartDelta):
+            super()._record_part_delta(event)
+
     async def on_error(self, error: Exception) -> AsyncIterator[BaseEvent]:
         message = self.explain_error(error, self.replied) if self.explain_error is not None else None
         async for agui_event in super().on_error(RunFailed(message) if message is not None else error):
