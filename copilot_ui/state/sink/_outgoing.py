@@ -34,6 +34,7 @@ from ..view import COMPOSER_INPUT_ID, Conversation, Item, whole_texts_script
 MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at most
 TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
 TEXT_BATCH = 240  # characters of text that are worth a frame of their own
+FIRST_WORDS_WAIT = 0.1  # seconds a turn's first show waits for the agent's first words, to go with them
 _DONE = object()
 # What an event handler yields: a script to run, an event to queue (a handler called with its arguments, as Reflex types it).
 BrowserEvent = Event | EventSpec | EventCallback[()]
@@ -99,6 +100,7 @@ class Outgoing:
         self._status_dirty = True
         self._urgent = True
         self._last_start = 0.0
+        self._held_until = 0.0  # the turn's first show waits until then for the first words
         self._flushing = asyncio.Lock()
         self._woken: asyncio.Future[None] | None = None  # the flush that waits for its time, woken early by news
         self._pending_chars = 0  # characters of text waiting for the next flush
@@ -139,6 +141,7 @@ class Outgoing:
         if piece:
             if not stream.sent and not stream.pending:
                 self._urgent = True  # the first words of a text go at once
+                self._held_until = 0.0
             stream.pending.append(piece)
             self._pending_chars += len(piece)
 
@@ -208,12 +211,13 @@ class Outgoing:
     async def commit(self) -> None:
         """Show everything now (before a follow-up run: the page must show what the tools changed)."""
         self._urgent = True
+        self._held_until = 0.0
         self._items_changed()
         await self._flush_when_allowed()
 
     def commit_soon(self) -> None:
-        """Show everything at the next flush, without waiting for it."""
-        self._urgent = True
+        """Show everything with the agent's first words, FIRST_WORDS_WAIT at most from now, without waiting for it."""
+        self._held_until = time.monotonic() + FIRST_WORDS_WAIT
         self._items_changed()
         self._schedule()
 
@@ -224,6 +228,7 @@ class Outgoing:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._timer
         self._urgent = True
+        self._held_until = 0.0
         await self._flush_when_allowed()
         if self.returned:
             self.send_event(rx.set_value(COMPOSER_INPUT_ID, "\n\n".join(self.returned)))
@@ -254,7 +259,9 @@ class Outgoing:
         while True:
             now = time.monotonic()
             wait = self._last_start + self._interval - now
-            if not self._cannot_wait():
+            if now < self._held_until:
+                wait = max(wait, self._held_until - now)
+            elif not self._cannot_wait():
                 wait = max(wait, self._last_start + TEXT_WAIT - now)  # text alone: fill the frame a little more
             if wait <= 0:
                 break

@@ -1,0 +1,94 @@
+"""A turn's first show waits a moment for the agent's first words, so that the person's message and those words reach
+the tab in one change of its state; an agent that says nothing soon does not hold the person's message back longer.
+
+The sink is the one a turn uses, its show recorded as the tab would get it, its browser events (the texts) read from
+its outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from ag_ui.core import AssistantMessage, TextMessageContentEvent, TextMessageStartEvent
+
+from copilot_ui.agents import Scrubber
+from copilot_ui.core import AgentRunStarted, Thread, TurnStarted, UserMessageAdded
+from copilot_ui.state.sink import ViewSink, ViewUpdate, _outgoing
+from copilot_ui.state.view import Conversation
+
+
+class _Tab:
+    """What reaches the tab: each show (seconds after the turn began, the kinds of the items it shows) and each text."""
+
+    def __init__(self) -> None:
+        self.began = time.monotonic()
+        self.shows: list[tuple[float, list[str]]] = []
+
+    async def show(self, view: ViewUpdate) -> None:
+        if view.items is not None:
+            self.shows.append((time.monotonic() - self.began, [item["k"] for item in view.items]))
+
+
+def _a_turn_opens(tab: _Tab) -> tuple[Thread, ViewSink]:
+    thread = Thread()
+    thread.add_user_message("hello", "u1")
+    sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber())
+    sink.emit(TurnStarted(thread.id))
+    sink.emit(UserMessageAdded("u1", "hello", False))
+    sink.commit_soon()  # the commit before the turn's first run
+    sink.emit(AgentRunStarted("run-1", 0))
+    return thread, sink
+
+
+async def _texts(sink: ViewSink) -> list[str]:
+    return [str(event.payload["javascript_code"]) async for event in sink.outbox()]
+
+
+WAIT = 0.5  # seconds the first show waits for the first words (longer than the default: a busy machine's sleeps overrun)
+
+
+def test_the_persons_message_and_the_first_words_go_in_one_show(monkeypatch):
+    monkeypatch.setattr(_outgoing, "FIRST_WORDS_WAIT", WAIT)
+
+    async def scenario() -> tuple[list[tuple[float, list[str]]], list[str]]:
+        tab = _Tab()
+        thread, sink = _a_turn_opens(tab)
+        texts = asyncio.ensure_future(_texts(sink))
+        await asyncio.sleep(0.05)  # the agent thinks a little
+        thread.add_message(AssistantMessage(id="m1", content=""))
+        sink.emit(TextMessageStartEvent(message_id="m1"))
+        thread.append_text("m1", "Hi there")
+        sink.emit(TextMessageContentEvent(message_id="m1", delta="Hi there"))
+        await asyncio.sleep(0.05)  # (the show goes at once: it does not wait for the rest)
+        first = list(tab.shows)
+        sink.finish()
+        await sink.close()
+        return first, await texts
+
+    first, texts = asyncio.run(scenario())
+    assert len(first) == 1  # one show: the message with the first words, not one before them
+    seconds, kinds = first[0]
+    assert kinds == ["u", "a"]
+    assert 0.05 <= seconds < WAIT  # with the words, as soon as they came
+    assert '"hello"' in texts[0] and '"Hi there"' in texts[0]  # the texts too, in one frame
+
+
+def test_an_agent_that_says_nothing_soon_does_not_hold_the_persons_message_back(monkeypatch):
+    monkeypatch.setattr(_outgoing, "FIRST_WORDS_WAIT", WAIT)
+
+    async def scenario() -> list[tuple[float, list[str]]]:
+        tab = _Tab()
+        _thread, sink = _a_turn_opens(tab)
+        texts = asyncio.ensure_future(_texts(sink))
+        await asyncio.sleep(WAIT * 2)
+        shows = list(tab.shows)
+        await sink.close()
+        assert '"hello"' in (await texts)[0]
+        return shows
+
+    shows = asyncio.run(scenario())
+    assert len(shows) == 1
+    seconds, kinds = shows[0]
+    assert kinds == ["u"]
+    assert WAIT * 0.9 <= seconds < WAIT * 2  # shown after the wait
