@@ -43,8 +43,8 @@ class LocalEventStream(AGUIEventStream[Any, Any]):
             yield agui_event
 
     def _record_part_delta(self, event: PartDeltaEvent) -> None:
-        # A text part's pieces are not kept for its end: TEXT_MESSAGE_END names only the message (kept, a long reply's
-        # pieces would outlive the garbage collector's young passes and make its full passes come sooner).
+        # pydantic-ai keeps each delta of the open part to rebuild it for an end event on error; a text part's end
+        # (TEXT_MESSAGE_END) names only the message, so a reply's pieces need not stay alive for the whole run.
         if not isinstance(event.delta, TextPartDelta):
             super()._record_part_delta(event)
 
