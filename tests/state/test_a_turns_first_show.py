@@ -19,7 +19,7 @@ from copilot_ui.state.view import Conversation
 
 
 class _Tab:
-    """What reaches the tab: each show (seconds after the turn began, the kinds of the items it shows) and each text."""
+    """The shows that reach the tab: each as the seconds after the turn began and the kinds of the items it shows."""
 
     def __init__(self) -> None:
         self.began = time.monotonic()
