@@ -9,6 +9,7 @@ import time
 BENCHMARKS = [
     "bench.replay_throughput",
     "bench.loop_overhead",
+    "bench.agent_start",
     "bench.apply_cost",
     "bench.predicted_state",
     "bench.store_cost",
