@@ -239,8 +239,7 @@ class Outgoing:
     def _words_went(self) -> None:
         awaiting, self._awaiting_words = self._awaiting_words, []
         for waiting in awaiting:
-            if not waiting.done():
-                waiting.set_result(None)
+            _wake(waiting)
 
     def _schedule(self) -> None:
         if self._timer is None:
