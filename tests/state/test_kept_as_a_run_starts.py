@@ -86,7 +86,6 @@ def test_a_save_before_the_first_words_covers_the_runs_start(tmp_path, monkeypat
     async def scenario() -> tuple[SQLThreadStore, Thread, list | None]:
         store, keeper, thread, conversation, sink = _a_run_starts(tmp_path)
         thread.add_message(AssistantMessage(id="m1", content="Hello."))  # the run ended before its words were sent
-        conversation.run_after = None
         await keeper.save(thread, conversation, running=False)
         await asyncio.sleep(0.4)  # (the run start's keep, had it not been covered, would come now)
         await sink.close()
