@@ -33,8 +33,6 @@ async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     text, files = str(form.get("message") or "").strip(), attachment_ids(form)
     if not text and not files:
         return
-    async with state:
-        state._older_from = -1  # sending brings the person to the end: the older items they read above are let go
     attachments: tuple[Attachment, ...] = ()
     if files:  # they must be the owner's own uploads, for this conversation
         async with state:
@@ -49,7 +47,7 @@ async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     message_id = new_id("user-")
 
     message = SendMessage(message_id, text, attachments, agent_id=str(form.get("agent") or ""))
-    async for event in work(StateTab(state), message):
+    async for event in work(StateTab(state, to_the_end=True), message):
         yield event
 
 

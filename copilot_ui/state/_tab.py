@@ -43,8 +43,9 @@ WINDOW = 40  # items the browser holds before the person scrolls up: each change
 class StateTab:
     """The tab of a CopilotState, for the turns of its conversation."""
 
-    def __init__(self, state: CopilotState) -> None:
+    def __init__(self, state: CopilotState, *, to_the_end: bool = False) -> None:
         self._state = state
+        self._to_the_end = to_the_end  # the person sent a message: the older items they read above are let go
         self.token = state.router.session.client_token
         self.page = state.router.url.path or "/"
         self.browser_answer = state.__class__.browser_result  # (`__class__`: a background event's state is a proxy)
@@ -55,6 +56,8 @@ class StateTab:
     async def locked(self) -> AsyncIterator[CopilotState]:
         with in_context(self._event):
             async with self._state:  # `async with` a background event's state locks it
+                if self._to_the_end:  # (in the turn's first lock: no lock of its own)
+                    self._state._older_from, self._to_the_end = -1, False
                 yield self._state
 
     def connected(self) -> bool:

@@ -171,6 +171,13 @@ def test_scrolling_up_in_a_long_conversation_loads_older_items(hostile_page: Pag
     expect(cards.first).to_contain_text("card 0")
     expect(hostile_page.get_by_role("button", name="Jump to latest")).to_be_visible()
 
+    # Sending a message brings the person to the end: the older items they read above are let go.
+    box.fill("!pieces 5 8 back at the end")  # (not ask(): the first message leaves the page as this one comes)
+    box.press("Enter")
+    expect(replies(hostile_page).last).to_have_text("back at the end", timeout=30_000)
+    expect(cards.first).not_to_contain_text("card 0")
+    expect(hostile_page.get_by_role("button", name="Jump to latest")).to_have_count(0)
+
 
 STOP_HALT = """
 window.__halt = {clickedAt: null, lastChange: null, length: 0, stoppedAt: null};

@@ -114,7 +114,17 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                         refused = agent.script
                     elif (claim := await thread_runs.claim(thread.id)) is not None:
                         try:
-                            thread_run = begin(claim, tab, thread, conversation, owner, agent, store)
+                            # (a message's first run reads the page in this block: one lock of the tab less)
+                            thread_run = await begin(
+                                claim,
+                                tab,
+                                thread,
+                                conversation,
+                                owner,
+                                agent,
+                                store,
+                                read_page_now=isinstance(request, SendMessage),
+                            )
                         except BaseException:
                             await thread_runs.release(claim)  # (a turn that cannot begin must not hold the thread)
                             raise
@@ -182,16 +192,23 @@ def _call_decided(conversation: Conversation, request: Decide) -> str | None:
     return call_id
 
 
-def begin(
-    claim: Claim, tab: Tab, thread: Thread, conversation: Conversation, owner: str, agent_id: str, store: ThreadStore | None
+async def begin(
+    claim: Claim,
+    tab: Tab,
+    thread: Thread,
+    conversation: Conversation,
+    owner: str,
+    agent_id: str,
+    store: ThreadStore | None,
+    *,
+    read_page_now: bool,
 ) -> thread_runs.ThreadRun:
-    """Set up the turn of the claimed thread (synchronous: it runs from here on), kept in `store`."""
+    """Set up the turn of the claimed thread, kept in `store`, in the tab's locked block that claimed it; with
+    `read_page_now`, the page's context for the first run is read there too."""
     shared = SharedStates(copilot.agent_states_of(agent_id))
     sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
     keeper = Keeper(store, owner, agent_id) if store is not None else None
-
-    async def read_context() -> list[Context]:
-        return await _read_context(tab, thread, sink, shared)
+    context = PageContext(tab, thread, sink, shared)
 
     async def commit() -> None:
         """Before each agent run: the thread is kept once the run's first words go, and the page shows the tools'
@@ -207,7 +224,7 @@ def begin(
         copilot.agent(agent_id),
         copilot.toolbox,
         hooks=sink.hooks(copilot.hooks),
-        context=read_context,
+        context=context,
         commit=commit,
         state_access=SessionStates(tab),
         session=Session(page=tab.page),
@@ -218,7 +235,10 @@ def begin(
     )
     if keeper is not None:
         at_exit.kept_at_exit()
-    return thread_runs.begin(claim, thread, loop, sink, tab, keeper)
+    thread_run = thread_runs.begin(claim, thread, loop, sink, tab, keeper)  # (`running` finds it from here on)
+    if read_page_now and not copilot.hooks.before_run:  # (an app's hook may change what the page shows first)
+        await context.read_in_lock()
+    return thread_run
 
 
 async def run(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> AsyncIterator[Any]:
@@ -335,17 +355,38 @@ async def _not_running(tab: Tab) -> None:
         logger.exception("could not reset the copilot's running state")
 
 
-async def _read_context(tab: Tab, thread: Thread, sink: ViewSink, shared: SharedStates) -> list[Context]:
-    """What the agent sees, read fresh from the page's states for every run (and its state, where shared)."""
-    async with tab.locked():
-        values = await page_context(tab)
-        if shared:
+class PageContext:
+    """What the agent sees, read fresh from the page's states for every run (and its state, where shared): the
+    turn's `RunLoop.context`."""
+
+    def __init__(self, tab: Tab, thread: Thread, sink: ViewSink, shared: SharedStates) -> None:
+        self._tab, self._thread, self._sink, self._shared = tab, thread, sink, shared
+        self._read_early: tuple[list[Context], int] | None = None  # (what was read, the thread's length then)
+
+    async def read_in_lock(self) -> None:
+        """Read now, in the tab's locked block that claimed the thread, for the turn's first run."""
+        try:
+            self._read_early = (await self._read(), len(self._thread.messages))
+        except Exception:  # (the run reads it again, and fails there as it would have)
+            self._read_early = None
+
+    async def __call__(self) -> list[Context]:
+        early, self._read_early = self._read_early, None
+        if early is not None and all(message.role == "user" for message in self._thread.messages[early[1] :]):
+            return early[0]  # only the person's messages came since: no tool changed the page
+        async with self._tab.locked():
+            return await self._read()
+
+    async def _read(self) -> list[Context]:
+        values = await page_context(self._tab)
+        if self._shared:
             page: dict[str, Any] = {}
-            for part in shared.parts:
-                page |= part.read(await tab.page_state(part.state_type))
+            for part in self._shared.parts:
+                page |= part.read(await self._tab.page_state(part.state_type))
+            thread = self._thread
             thread.state = {**thread.state, **page} if isinstance(thread.state, dict) else page
-            sink.shared_state_read()
-    return values
+            self._sink.shared_state_read()
+        return values
 
 
 async def page_context(tab: Tab) -> list[Context]:
