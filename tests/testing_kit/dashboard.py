@@ -25,6 +25,11 @@ class DashboardState(rx.State):
     task_calls: list[str] = rx.field(default_factory=list)  # how each call of the last task ended
 
     @rx.event
+    def pick(self, city: str):
+        """The city filter's buttons."""
+        self.city = city
+
+    @rx.event
     def explain_revenue(self):
         """The "Explain the revenue" button."""
         return cui.send_message("Explain the revenue chart")
