@@ -36,6 +36,7 @@ async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
     attachments: tuple[Attachment, ...] = ()
     if files:  # they must be the owner's own uploads, for this conversation
         async with state:
+            state._older_from = -1  # (as the tab's first lock in `work` does: sending brings the person to the end)
             owner = await owner_of_tab(state)
             thread, _ = await current_or_stored(state, owner)
         taken = await attached(owner, files, thread.id)
@@ -45,7 +46,6 @@ async def send(state: CopilotState, form: Form) -> AsyncIterator[BrowserEvent]:
             return
         attachments = taken.files
     message_id = new_id("user-")
-
     message = SendMessage(message_id, text, attachments, agent_id=str(form.get("agent") or ""))
     async for event in work(StateTab(state, to_the_end=True), message):
         yield event
