@@ -43,9 +43,11 @@ class DashboardState(rx.State):
     @rx.event
     async def load(self) -> None:
         """The page opened: this browser's orders, as the database has them (read in a worker thread: a query
-        must not hold up every other person's events)."""
+        must not hold up every other person's events); a new browser's are the first seven."""
         if not self.workspace:
             self.workspace = orders_db.new_workspace()
+            self.orders = orders_db.first_orders()
+            return
         self.orders = await asyncio.to_thread(orders_db.orders_of, self.workspace)
 
     @rx.event

@@ -1,7 +1,7 @@
 """The demo's orders, in the app's database: a refund or a cancellation survives a restart of the server.
 
-Each browser gets a workspace of its own (a cookie), filled with the same seven orders the first time, so
-that people trying the demo at once do not change each other's dashboards. SQLite in `.data/demo.db`
+Each browser gets a workspace of its own (a cookie) that starts with the same seven orders, so that people
+trying the demo at once do not change each other's dashboards; its rows are written with its first change. SQLite in `.data/demo.db`
 by default (a hidden folder: dev mode's reload never watches it); DEMO_DATABASE_URL names another.
 """
 
@@ -12,7 +12,7 @@ import re
 import secrets
 import sqlite3
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sqlalchemy import (
@@ -79,23 +79,28 @@ def new_workspace() -> str:
     return secrets.token_hex(12)
 
 
+def first_orders() -> list[Order]:
+    """The orders a new workspace starts with, newest first."""
+    return [replace(order) for order in FIRST_ORDERS]
+
+
 def orders_of(workspace: str) -> list[Order]:
-    """The workspace's orders, newest first (the first seven, the first time)."""
+    """The workspace's orders, newest first (the first seven while it has not changed any)."""
     workspace = _checked(workspace)
-    with _database().begin() as db:
+    with _database().connect() as db:
         rows = db.execute(select(_orders).where(_orders.c.workspace == workspace).order_by(_orders.c.position)).all()
-        if not rows:
-            _fill(db, workspace)
-            rows = db.execute(select(_orders).where(_orders.c.workspace == workspace).order_by(_orders.c.position)).all()
+    if not rows:
+        return first_orders()
     return [Order(row.id, row.customer, row.city, row.total, row.status) for row in rows]
 
 
 def set_status(workspace: str, order_id: str, status: str) -> None:
-    """Change an order's status."""
+    """Change an order's status (the workspace's first change writes its first orders)."""
+    workspace = _checked(workspace)
     with _database().begin() as db:
-        db.execute(
-            update(_orders).where(_orders.c.workspace == _checked(workspace), _orders.c.id == order_id).values(status=status)
-        )
+        if db.execute(select(_orders.c.id).where(_orders.c.workspace == workspace).limit(1)).first() is None:
+            _fill(db, workspace)
+        db.execute(update(_orders).where(_orders.c.workspace == workspace, _orders.c.id == order_id).values(status=status))
 
 
 def refunds(orders: list[Order]) -> int:

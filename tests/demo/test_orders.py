@@ -48,3 +48,19 @@ def test_a_refund_is_kept_in_the_file_for_the_next_page(fresh_database: Path):
     (order,) = [order for order in orders_db.orders_of(workspace) if order.id == "#1042"]
     assert order.status == "Refunded"
     assert orders_db.refunds(orders_db.orders_of(workspace)) == orders_db.REFUNDS_BEFORE + 2  # #1039 was refunded already
+
+
+def test_a_new_browser_sees_the_seven_orders_and_its_first_two_changes_at_once_are_both_kept(fresh_database: Path):
+    workspace = orders_db.new_workspace()
+    assert [order.id for order in orders_db.orders_of(workspace)] == [order.id for order in orders_db.FIRST_ORDERS]
+    together = threading.Barrier(2)
+
+    def change(order_id: str, status: str) -> None:
+        together.wait()  # two tabs of the same browser act at the same moment, before the workspace has rows
+        orders_db.set_status(workspace, order_id, status)
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(change, ("#1042", "#1041"), ("Refunded", "Cancelled")))
+
+    statuses = {order.id: order.status for order in orders_db.orders_of(workspace)}
+    assert statuses == {order.id: order.status for order in orders_db.FIRST_ORDERS} | {"#1042": "Refunded", "#1041": "Cancelled"}
