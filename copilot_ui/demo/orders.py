@@ -1,8 +1,9 @@
 """The demo's orders, in the app's database: a refund or a cancellation survives a restart of the server.
 
 Each browser gets a workspace of its own (a cookie) that starts with the same seven orders, so that people
-trying the demo at once do not change each other's dashboards; its rows are written with its first change. SQLite in `.data/demo.db`
-by default (a hidden folder: dev mode's reload never watches it); DEMO_DATABASE_URL names another.
+trying the demo at once do not change each other's dashboards; its rows are written with its first change.
+SQLite in `.data/demo.db` by default (a hidden folder: dev mode's reload never watches it); DEMO_DATABASE_URL
+names another.
 """
 
 from __future__ import annotations
