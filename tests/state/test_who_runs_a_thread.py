@@ -5,12 +5,16 @@ Reflex's event processor and the real run loop (copilot_ui.testing), the agent s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import AsyncIterator
 
+import pytest
 from ag_ui.core import AssistantMessage
 
 from copilot_ui.core import Claim, Thread, claims
 from copilot_ui.state import CopilotState
+from copilot_ui.state._tab import StateTab
 from copilot_ui.state.turns import thread_runs
 from copilot_ui.store import SQLThreadStore, StoredThread
 from copilot_ui.testing import CopilotSession
@@ -45,6 +49,48 @@ def test_a_message_to_a_thread_held_elsewhere_in_the_process_waits_for_it_and_is
 
     app.call(release())
     assert copilot.replies == ["Hello.", "Now that it is free: hello again."]
+
+
+def test_a_turn_whose_start_never_reached_the_tab_leaves_the_thread_free(
+    copilot: CopilotSession, monkeypatch: pytest.MonkeyPatch
+):
+    """The turn starts in the tab's locked block that claims the thread; when the tab's change cannot be kept as that
+    block ends (the state manager fails), the turn stops and the thread is free: the next message is answered."""
+    copilot.agent.says("Hello.")
+    copilot.say("hi")
+    thread_id = copilot.state(CopilotState).get_value("_thread").id
+    real_locked, real_say_running = StateTab.locked, StateTab.say_running
+    claimed = []
+
+    async def say_running(self: StateTab, *args: object) -> None:
+        await real_say_running(self, *args)  # type: ignore[arg-type]
+        claimed.append(True)
+
+    @contextlib.asynccontextmanager
+    async def locked(self: StateTab) -> AsyncIterator[CopilotState]:
+        async with real_locked(self) as state:
+            yield state
+        if claimed and claimed.pop():
+            raise ConnectionError("the state manager could not keep the change")
+
+    monkeypatch.setattr(StateTab, "say_running", say_running)
+    monkeypatch.setattr(StateTab, "locked", locked)
+    app = copilot._app
+    app.call(app.dispatch(copilot.token, CopilotState.send({"message": "again", "agent": ""}), copilot._router_data()))
+
+    async def freed() -> bool:
+        for _ in range(100):
+            if thread_runs.running(thread_id) is None and claims.holder(thread_id) is None:
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    assert app.call(freed()), "the thread stayed held by a turn the tab was never told of"
+    monkeypatch.setattr(StateTab, "locked", real_locked)
+    monkeypatch.setattr(StateTab, "say_running", real_say_running)
+    copilot.agent.says("Hello again.")
+    copilot.say("once more")
+    assert copilot.replies[-1] == "Hello again."
 
 
 def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tmp_path):
@@ -82,3 +128,28 @@ def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tm
         return str(stored.thread.messages[-1].content)
 
     assert asyncio.run(opened_as_the_turn_ends()) == "Once upon a time."
+
+
+def test_a_turn_stopped_before_it_began_frees_its_thread(tmp_path):
+    """The tab's change fails before the turn's task had its first step: its own end never runs, the thread is freed
+    all the same."""
+
+    async def stopped_at_once() -> tuple[bool, bool]:
+        store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
+        thread = Thread(store.create("alice", agent="default").id)
+        turn = a_running_turn(store, "alice", thread)
+        began = asyncio.Event()
+
+        async def the_turn() -> None:
+            began.set()
+
+        task = asyncio.ensure_future(the_turn())
+        thread_runs.stop_unseen(turn, task)  # (before the task's first step)
+        await asyncio.gather(task, return_exceptions=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(turn.ended(), 5)
+        return began.is_set(), thread_runs.running(thread.id) is None and claims.holder(thread.id) is None
+
+    began, freed = asyncio.run(stopped_at_once())
+    assert not began
+    assert freed, "the thread stayed held by a turn that never began"

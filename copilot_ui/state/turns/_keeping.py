@@ -67,6 +67,16 @@ class Keeper:
             self._run_start.cancel()
             self._run_start = None
 
+    async def keep_while_it_shows(self, thread: Thread, conversation: Conversation, pieces_sent: Callable[[], int]) -> None:
+        """While a turn runs: its thread is kept every KEPT_EVERY seconds in which it showed new text (a reply, a
+        call's arguments), so that a crash or a killed worker loses at most the words of the last KEPT_EVERY."""
+        kept = pieces_sent()
+        while True:
+            await asyncio.sleep(KEPT_EVERY)
+            if pieces_sent() != kept:
+                kept = pieces_sent()
+                self.save(thread, conversation, running=True)
+
     def save(self, thread: Thread, conversation: Conversation, *, running: bool) -> asyncio.Future[None]:
         """Read the thread and its view now and have them written after the earlier saves; the future is done once
         they are (a failure is logged, never raised). `running`: the turn goes on (or was cut off), so a crash

@@ -4,8 +4,9 @@ turn of the thread, or starts one, and is seen through.
 The turn running the thread takes it (a message joins its next run, a decision is acted on at once), or the turn on
 another worker does; else a new turn is claimed in the same short locked block of the tab that found none
 (`_thread_runs`, which knows who runs each thread), so that two clicks never start two turns. The turn runs the loop
-in a task of its own; the background event that started it yields what its sink sends to the browser until it is
-over, then the thread is saved and released. The tab is reached only through its `Tab` (`_tab.py`).
+in a task of its own, started in that block (the agent starts while Reflex sends and keeps the tab's change); the
+background event that started it yields what its sink sends to the browser until it is over, then the thread is saved
+and released. The tab is reached only through its `Tab` (`_tab.py`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from . import _at_exit as at_exit
 from . import _remote as remote
 from . import _thread_runs as thread_runs
 from ._browser_answers import ThreadRunPage
-from ._keeping import KEPT_EVERY, Keeper
+from ._keeping import Keeper
 from ._session_states import SessionStates
 from ._tab import Refused, Tab
 
@@ -82,69 +83,78 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
     """Hand the request to the turn of the tab's thread, here or on another worker, or start the turn that acts on it;
     yield what that turn sends to the browser."""
     thread_run, refused = None, ""
+    turn: asyncio.Task[None] | None = None  # the turn's task, started in the block that claims the thread
     waiting: Awaitable[Any] | None
     # (before the lock: it may wait for the database, the tab's clicks need not)
     store = await copilot.open_store() if tab.kept else None
-    for _ in range(20):
-        async with tab.locked():
-            owner = await tab.owner()  # (it may await: before the look for a turn and the claim, which must not)
-            thread, conversation = await tab.conversation(owner)
-            # (A question of the agent's waits: the text is its answer; with files, it is a message said instead.)
-            if isinstance(request, SendMessage) and not request.attachments:
-                question = _question_for_composer(thread, conversation)
-                request = Decide(*question, Answer(request.text)) if question is not None else request
-            held = await thread_runs.holder(thread.id)  # (the tab stays locked: no click slips in)
-            match held:
-                case thread_runs.Elsewhere():
-                    waiting = None  # handed over below, out of the lock: that worker may take seconds to say it took it
-                case thread_runs.ThreadRun():
-                    if _taken_by(held, request, conversation):
-                        return
-                    waiting = held.ended()  # it winds down: the request waits for it, then starts a turn of its own
-                case thread_runs.Closing():
-                    waiting = held.ended()  # the turn before writes the thread back first
-                case None:
-                    waiting = None
-                    if isinstance(request, Decide) and not _decided(thread, conversation, request):
-                        return
-                    if isinstance(request, SendMessage) and _holds(thread, request.message_id):
-                        return  # the other worker's turn took it after all, too late to say so
-                    agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
-                    if isinstance(agent, Refused):
-                        refused = agent.script
-                    elif (claim := await thread_runs.claim(thread.id)) is not None:
-                        try:
-                            # (a message's first run reads the page in this block: one lock of the tab less)
-                            thread_run = await begin(
-                                claim,
-                                tab,
-                                thread,
-                                conversation,
-                                owner,
-                                agent,
-                                store,
-                                read_page_now=isinstance(request, SendMessage),
+    try:
+        for _ in range(20):
+            async with tab.locked():
+                owner = await tab.owner()  # (it may await: before the look for a turn and the claim, which must not)
+                thread, conversation = await tab.conversation(owner)
+                # (A question of the agent's waits: the text is its answer; with files, it is a message said instead.)
+                if isinstance(request, SendMessage) and not request.attachments:
+                    question = _question_for_composer(thread, conversation)
+                    request = Decide(*question, Answer(request.text)) if question is not None else request
+                held = await thread_runs.holder(thread.id)  # (the tab stays locked: no click slips in)
+                match held:
+                    case thread_runs.Elsewhere():
+                        waiting = None  # handed over below, out of the lock: that worker may take seconds to say it took it
+                    case thread_runs.ThreadRun():
+                        if _taken_by(held, request, conversation):
+                            return
+                        waiting = held.ended()  # it winds down: the request waits for it, then starts a turn of its own
+                    case thread_runs.Closing():
+                        waiting = held.ended()  # the turn before writes the thread back first
+                    case None:
+                        waiting = None
+                        if isinstance(request, Decide) and not _decided(thread, conversation, request):
+                            return
+                        if isinstance(request, SendMessage) and _holds(thread, request.message_id):
+                            return  # the other worker's turn took it after all, too late to say so
+                        agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
+                        if isinstance(agent, Refused):
+                            refused = agent.script
+                        elif (claim := await thread_runs.claim(thread.id)) is not None:
+                            try:
+                                # (a message's first run reads the page in this block: one lock of the tab less)
+                                thread_run = await begin(
+                                    claim,
+                                    tab,
+                                    thread,
+                                    conversation,
+                                    owner,
+                                    agent,
+                                    store,
+                                    read_page_now=isinstance(request, SendMessage),
+                                )
+                            except BaseException:
+                                await thread_runs.release(claim)  # (a turn that cannot begin must not hold the thread)
+                                raise
+                            # (in this block: the claim and "Running" reach the tab in one change)
+                            await tab.say_running(
+                                True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else ""
                             )
-                        except BaseException:
-                            await thread_runs.release(claim)  # (a turn that cannot begin must not hold the thread)
-                            raise
-                        # (in this block: the claim and "Running" reach the tab in one change)
-                        await tab.say_running(
-                            True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else ""
-                        )
-        if isinstance(held, thread_runs.Elsewhere):
-            if await _taken_elsewhere(request, thread, conversation):
-                return
-            # (Nobody took the request: that turn just ended, or its worker died. The request waits for it to be
-            # over, a dead worker's claim lapsing within the lease, and is then acted on here.)
-            waiting = held.ended(WAIT_ELSEWHERE)
-        if waiting is None:
-            break
-        await waiting
+                            # (started before the lock is let go: the agent starts while Reflex sends and keeps the change)
+                            turn = asyncio.create_task(_run_turn(tab, thread_run, request))
+            if isinstance(held, thread_runs.Elsewhere):
+                if await _taken_elsewhere(request, thread, conversation):
+                    return
+                # (Nobody took the request: that turn just ended, or its worker died. The request waits for it to be
+                # over, a dead worker's claim lapsing within the lease, and is then acted on here.)
+                waiting = held.ended(WAIT_ELSEWHERE)
+            if waiting is None:
+                break
+            await waiting
+    except BaseException:
+        if turn is not None and thread_run is not None:  # (the change that says it runs did not reach the tab)
+            thread_runs.stop_unseen(thread_run, turn)
+        raise
+
     if refused:
         yield script_event(refused)
-    if thread_run is not None:
-        async for event in run(tab, thread_run, request):
+    if thread_run is not None and turn is not None:
+        async for event in run(tab, thread_run, turn):
             yield event
 
 
@@ -241,10 +251,9 @@ async def begin(
     return thread_run
 
 
-async def run(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> AsyncIterator[Any]:
-    """Run the turn in a task of its own (the tab already says it runs); yield what its sink sends to the browser
-    until it is over."""
-    task = asyncio.create_task(_run_turn(tab, thread_run, request))
+async def run(tab: Tab, thread_run: thread_runs.ThreadRun, task: asyncio.Task[None]) -> AsyncIterator[Any]:
+    """Yield what the turn's sink sends to the browser while the turn runs in its task (the tab already says it
+    runs), until it is over."""
     try:
         async for event in thread_run.sink.outbox():
             # Not to a closed tab (Reflex logs each), nor once the server was asked to stop (so what shows is what's kept).
@@ -258,7 +267,11 @@ async def run(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> 
 
 async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, request: Request) -> None:
     current_page.set(ThreadRunPage(thread_run))  # browser tools this turn runs (in tasks of this one) reach its tab
-    keeping = asyncio.ensure_future(_keep_what_it_shows(thread_run)) if thread_run.keeper is not None else None
+    keeping = None
+    if (keeper := thread_run.keeper) is not None:
+        sink = thread_run.sink  # (its thread is kept while the turn shows new text: a crash loses little of it)
+        ticker = keeper.keep_while_it_shows(thread_run.thread, sink.conversation, lambda: sink.pieces_sent)
+        keeping = asyncio.ensure_future(ticker)
     outcome: TurnOutcome | None = None
     try:
         outcome = await _act(thread_run, request)
@@ -334,18 +347,6 @@ async def _act(thread_run: thread_runs.ThreadRun, request: Request) -> TurnOutco
         case Retry():
             sink.retrying()  # the error (or "Interrupted") that offered Retry is answered now
             return await loop.retry(thread, claim=claim)
-
-
-async def _keep_what_it_shows(thread_run: thread_runs.ThreadRun) -> None:
-    """While the turn runs: its thread is kept every KEPT_EVERY seconds in which it showed new text (a reply, a
-    call's arguments), so that a crash or a killed worker loses at most the words of the last KEPT_EVERY."""
-    assert thread_run.keeper is not None
-    kept = thread_run.sink.pieces_sent
-    while True:
-        await asyncio.sleep(KEPT_EVERY)
-        if thread_run.sink.pieces_sent != kept:
-            kept = thread_run.sink.pieces_sent
-            thread_run.keeper.save(thread_run.thread, thread_run.sink.conversation, running=True)
 
 
 async def _not_running(tab: Tab) -> None:
