@@ -128,28 +128,3 @@ def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tm
         return str(stored.thread.messages[-1].content)
 
     assert asyncio.run(opened_as_the_turn_ends()) == "Once upon a time."
-
-
-def test_a_turn_stopped_before_it_began_frees_its_thread(tmp_path):
-    """The tab's change fails before the turn's task had its first step: its own end never runs, the thread is freed
-    all the same."""
-
-    async def stopped_at_once() -> tuple[bool, bool]:
-        store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
-        thread = Thread(store.create("alice", agent="default").id)
-        turn = a_running_turn(store, "alice", thread)
-        began = asyncio.Event()
-
-        async def the_turn() -> None:
-            began.set()
-
-        task = asyncio.ensure_future(the_turn())
-        thread_runs.stop_unseen(turn, task)  # (before the task's first step)
-        await asyncio.gather(task, return_exceptions=True)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(turn.ended(), 5)
-        return began.is_set(), thread_runs.running(thread.id) is None and claims.holder(thread.id) is None
-
-    began, freed = asyncio.run(stopped_at_once())
-    assert not began
-    assert freed, "the thread stayed held by a turn that never began"

@@ -10,7 +10,6 @@ answers `Closing`) before it reads the thread, and another worker for the lease,
 from __future__ import annotations
 
 import asyncio
-import logging
 import math
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -25,12 +24,9 @@ from ._cluster import cluster, worker
 from ._keeping import Keeper, load
 from ._tab import Tab
 
-logger = logging.getLogger("copilot_ui.state")
-
 WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new turn waits for another worker's turn of the thread to end
 LOOK_EVERY = 1.0  # seconds between two looks at another worker's turn, by a tab waiting for it to be over
 CLAIM_AGAIN_AFTER = 0.2  # seconds between two tries at the lease, while another worker's turn ends
-_freeing: set[asyncio.Future[None]] = set()  # threads freed for turns stopped before they began (kept from the collector)
 
 
 @dataclass(eq=False)
@@ -218,28 +214,6 @@ async def hand_over(thread_run: ThreadRun, written: Awaitable[None] | None) -> N
             await written
     finally:
         await _release_lease(thread_run.thread.id)
-
-
-def stop_unseen(thread_run: ThreadRun, turn: asyncio.Task[None]) -> None:
-    """Stop a turn its tab was not told of; one stopped before it began frees the thread here, as its end would."""
-
-    def freed(_: asyncio.Task[None]) -> None:
-        if not thread_run.left:  # (its own end never ran)
-            leave(thread_run)
-            _freeing.add(freeing := asyncio.ensure_future(_free(thread_run)))
-            freeing.add_done_callback(_freeing.discard)
-
-    turn.add_done_callback(freed)
-    turn.cancel()
-
-
-async def _free(thread_run: ThreadRun) -> None:
-    try:
-        await thread_run.tab.running(False)  # (if the tab can be told now)
-    except Exception:
-        logger.warning("could not tell the tab that a turn which never began is over", exc_info=True)
-    finally:
-        await hand_over(thread_run, None)
 
 
 async def _release_lease(thread_id: str) -> None:

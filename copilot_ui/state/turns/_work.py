@@ -147,8 +147,8 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                 break
             await waiting
     except BaseException:
-        if turn is not None and thread_run is not None:  # (the change that says it runs did not reach the tab)
-            thread_runs.stop_unseen(thread_run, turn)
+        if turn is not None:  # (the change that says it runs did not reach the tab: the turn stops, once it has
+            turn.get_loop().call_soon(turn.cancel)  # begun, so that its own end frees the thread)
         raise
 
     if refused:
@@ -275,7 +275,7 @@ async def _run_turn(tab: Tab, thread_run: thread_runs.ThreadRun, request: Reques
     outcome: TurnOutcome | None = None
     try:
         outcome = await _act(thread_run, request)
-    except asyncio.CancelledError:  # the server is going down: the conversation is kept, marked as cut off
+    except asyncio.CancelledError:  # the server is going down (or the tab never heard of the turn): kept, cut off
         thread_run.interrupted = True
         if thread_run.keeper is not None:  # (now: the loop may stop before the end of this turn's `finally`)
             thread_run.keeper.save(thread_run.thread, thread_run.sink.conversation, running=True)
