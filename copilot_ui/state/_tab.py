@@ -14,7 +14,12 @@ import contextlib
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
 
+from reflex.istate.manager import get_state_manager
+from reflex.istate.manager.redis import StateManagerRedis
+from reflex.istate.manager.token import BaseStateToken
+from reflex.state import BaseState
 from reflex_base.event.context import EventContext
+from reflex_base.utils.exceptions import StateSchemaMismatchError
 
 from ..core import Thread, TurnOutcome
 from ._approval import ApprovalState
@@ -56,6 +61,7 @@ class StateTab:
     async def locked(self) -> AsyncIterator[CopilotState]:
         with in_context(self._event):
             async with self._state:  # `async with` a background event's state locks it
+                await other_states_loaded(self._state)
                 if self._to_the_end:  # (in the turn's first lock: no lock of its own)
                     self._state._older_from, self._to_the_end = -1, False
                 yield self._state
@@ -137,6 +143,7 @@ async def show_run(state: CopilotState, shown: ViewUpdate) -> None:
     """A turn's sink writes what the tab shows: the items, the status line, the agent's state; the thread is kept
     with the tab's state."""
     async with state:
+        await other_states_loaded(state)
         showing = state.get_value("_thread")
         if showing is not None and showing.id != shown.thread.id:
             return  # the tab moved on to another conversation: this turn's view is written nowhere
@@ -163,6 +170,35 @@ async def say_running(state: CopilotState, running: bool, status: str, dev: str 
         live.running = running
     if dev and live.dev != dev:
         live.dev = dev
+
+
+async def other_states_loaded(state: CopilotState) -> None:
+    """With Redis, the tab's other states a block reads (its status, its approval, the page's states for the context
+    and the agents' state) in one request, where Reflex's `get_state` would make one request each."""
+    manager = get_state_manager()
+    if not isinstance(manager, StateManagerRedis):
+        return
+    tab: BaseState = getattr(state, "__wrapped__", state)  # (a background event's state is a proxy)
+    tree = manager._get_populated_states(tab)  # (the states it holds already: not fetched again)
+    wanted: set[type[BaseState]] = set()
+    for state_type in (LiveState, ApprovalState, *copilot.page_states()):
+        manager._get_required_state_classes(state_type, subclasses=True, required_state_classes=wanted)
+    missing = sorted(wanted - {type(held) for held in tree.values()}, key=lambda state_type: state_type.get_full_name())
+    if len(missing) < 2:
+        return  # (`get_state` fetches one as it is read)
+    token = BaseStateToken(ident=tab.router.session.client_token, cls=type(tab))
+    stored = await manager.redis.mget([token._state_key(state_type) for state_type in missing])
+    for state_type, data in zip(missing, stored, strict=True):  # (parents first: as Reflex's `get_state` attaches them)
+        loaded = None
+        if data is not None:
+            with contextlib.suppress(StateSchemaMismatchError):
+                loaded = BaseState._deserialize(data=data)
+        if loaded is None:
+            loaded = state_type(init_substates=False, _reflex_internal_init=True)  # pyright: ignore[reportCallIssue]
+        parent_name, _, name = loaded.get_full_name().rpartition(".")
+        parent = tree[parent_name]
+        parent.substates[name], loaded.parent_state = loaded, parent
+        tree[loaded.get_full_name()] = loaded
 
 
 def offer_approval(thread: Thread, conversation: Conversation, items: list[Item], approval: ApprovalState) -> None:

@@ -13,7 +13,7 @@ import pytest
 from ag_ui.core import AssistantMessage, FunctionCall, ToolCall
 from redis.asyncio import Redis
 
-from copilot_ui.core import Approve, Thread, decision_json
+from copilot_ui.core import Approve, Claim, Thread, claims, decision_json
 from copilot_ui.core._awaiting import Awaiting, digest_of_call
 from copilot_ui.state.turns import _cluster as cluster
 from copilot_ui.state.turns import _remote as remote
@@ -123,13 +123,13 @@ async def test_the_next_turn_on_the_same_worker_starts_while_the_last_ones_write
     """A turn that ended keeps the thread noted as this worker's until its last write lands, so that another worker
     never reads the thread without its last words; the next message on this worker does not wait for that write: the
     note passes to its turn, and goes only once both are over. Another worker's note is never taken over."""
-    ended = await thread_runs.claim("t-1")
-    assert ended is not None
+    ended = await thread_runs.take("t-1")
+    assert isinstance(ended, Claim)
     ended.release()  # the turn is over here (`hand_over`): its last write is on its way, the note stays
 
-    following = await asyncio.wait_for(thread_runs.claim("t-1"), 0.2)  # at once: not once the write has landed
+    following = await asyncio.wait_for(thread_runs.take("t-1"), 0.2)  # at once: not once the write has landed
 
-    assert following is not None
+    assert isinstance(following, Claim)
     await this_worker.release("t-1")  # the ended turn's write landed (`hand_over` lets go of its note)
     assert await this_worker.worker_running("t-1") == cluster.worker(), "another worker could take the running thread"
     await thread_runs.release(following)
@@ -137,3 +137,7 @@ async def test_the_next_turn_on_the_same_worker_starts_while_the_last_ones_write
 
     await redis.set(cluster._LEASE + "t-2", OTHER, px=cluster.LEASE_MS)
     assert not await this_worker.claim("t-2")
+    assert isinstance(await thread_runs.take("t-2"), thread_runs.Elsewhere)
+    assert claims.holder("t-2") is None, "a thread another worker runs stayed claimed on this one"
+    await this_worker.release("t-2")
+    assert await this_worker.worker_running("t-2") == OTHER, "this worker deleted another worker's note"

@@ -303,6 +303,11 @@ class Copilot:
         self.agent_states[state_type] = agents
         return state_type
 
+    def page_states(self) -> list[type]:
+        """The page's Reflex states a run reads: those of the context providers, and those bound to an agent's state."""
+        contexts = [provider.state for provider in self.contexts if provider.state is not None]
+        return list(dict.fromkeys([*contexts, *self.agent_states]))
+
     def agent_states_of(self, agent_id: str) -> list[type]:
         """The Reflex states bound to this agent's state."""
         return [state for state, agents in self.agent_states.items() if agents is None or agent_id in agents]

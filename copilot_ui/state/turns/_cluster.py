@@ -32,6 +32,9 @@ _EVERYONE = "copilot_ui:everyone"
 _ACTED = "copilot_ui:acted:"  # a list per control sent, where its worker says whether it acted on it
 CROSSED = "copilot_ui:crossed"  # a Redis hash: controls handed to another worker, by kind
 
+# (one request: the note is deleted only while it still names this worker, not once another worker has taken it)
+_DELETE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
 Handler = Callable[[dict[str, Any]], Awaitable[bool]]  # whether this worker acted on the control
 
 
@@ -85,8 +88,7 @@ class Cluster:
         if lease is not None:
             lease.cancel()
         with contextlib.suppress(Exception):
-            if await self._redis.get(_LEASE + thread_id) in (worker(), worker().encode()):
-                await self._redis.delete(_LEASE + thread_id)
+            await self._redis.eval(_DELETE_IF_OURS, 1, _LEASE + thread_id, worker())
 
     async def worker_running(self, thread_id: str) -> str | None:
         """The worker running this thread now, if any."""

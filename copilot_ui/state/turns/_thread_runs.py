@@ -3,7 +3,7 @@ worker (a lease in Redis, `_cluster`). Every question of "is this thread running
 
 A turn is claimed synchronously on this worker (no await between looking and claiming), so two clicks can never
 start two turns of one thread. When a turn ends it first leaves (a new click then waits for it instead of joining
-it), but the thread is only released once the ending turn has written it back: a new turn waits for that (`holder`
+it), but the thread is only released once the ending turn has written it back: a new turn waits for that (`take`
 answers `Closing`) before it reads the thread, and another worker for the lease, which goes once the write has landed.
 """
 
@@ -24,9 +24,7 @@ from ._cluster import cluster, worker
 from ._keeping import Keeper, load
 from ._tab import Tab
 
-WAIT_FOR_OTHER_WORKER = 30.0  # seconds a new turn waits for another worker's turn of the thread to end
 LOOK_EVERY = 1.0  # seconds between two looks at another worker's turn, by a tab waiting for it to be over
-CLAIM_AGAIN_AFTER = 0.2  # seconds between two tries at the lease, while another worker's turn ends
 
 
 @dataclass(eq=False)
@@ -88,16 +86,28 @@ class Closing:
         return asyncio.shield(self.claim.ended())
 
 
-async def holder(thread_id: str) -> ThreadRun | Elsewhere | Closing | None:
-    """What holds the thread now: this worker's turn, another worker's, or a turn writing it back (None: nothing, a
-    new turn may claim it)."""
-    if await runs_elsewhere(thread_id):
-        return Elsewhere(thread_id)
-    claim = claims.holder(thread_id)
+async def take(thread_id: str) -> Claim | ThreadRun | Elsewhere | Closing:
+    """A claim on the thread for a new turn, or what holds it: this worker's turn, one writing it back, or another
+    worker's turn. Claimed on this worker first, with no await (two clicks never both claim it), then across workers
+    with one request to Redis."""
+    claim = claims.claim(thread_id)
     if claim is None:
-        return None
-    thread_run = _running_under(claim)
-    return thread_run if thread_run is not None else Closing(claim)
+        held = claims.holder(thread_id)
+        assert held is not None  # (no await since the claim failed)
+        thread_run = _running_under(held)
+        return thread_run if thread_run is not None else Closing(held)
+    group = cluster()
+    if group is None:
+        return claim
+    try:
+        taken = await group.claim(thread_id)
+    except BaseException:
+        claim.release()
+        raise
+    if not taken:
+        claim.release()
+        return Elsewhere(thread_id)
+    return claim
 
 
 def running(thread_id: str) -> ThreadRun | None:
@@ -169,22 +179,6 @@ async def load_latest(store: ThreadStore, owner: str, thread_id: str) -> StoredT
 def _left(claim: Claim) -> bool:
     """The claim's turn has left: it writes the thread back (a claim held for something else is not waited for)."""
     return isinstance(claim.run_by, ThreadRun) and claim.run_by.left
-
-
-async def claim(thread_id: str) -> Claim | None:
-    """Hold the thread for a new turn: across workers (once no other worker's turn holds it, waiting at most
-    WAIT_FOR_OTHER_WORKER) and on this worker. None when it stays held."""
-    group = cluster()
-    if group is not None:
-        deadline = asyncio.get_running_loop().time() + WAIT_FOR_OTHER_WORKER
-        while not await group.claim(thread_id):
-            if asyncio.get_running_loop().time() > deadline:
-                return None
-            await asyncio.sleep(CLAIM_AGAIN_AFTER)  # another worker's turn is ending (or its worker died: its lease lapses)
-    held = claims.claim(thread_id)
-    if held is None:
-        await _release_lease(thread_id)
-    return held
 
 
 def begin(claim: Claim, thread: Thread, loop: RunLoop, sink: ViewSink, tab: Tab, keeper: Keeper | None) -> ThreadRun:

@@ -96,7 +96,7 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                 if isinstance(request, SendMessage) and not request.attachments:
                     question = _question_for_composer(thread, conversation)
                     request = Decide(*question, Answer(request.text)) if question is not None else request
-                held = await thread_runs.holder(thread.id)  # (the tab stays locked: no click slips in)
+                held = await thread_runs.take(thread.id)  # (the tab stays locked: no click slips in)
                 match held:
                     case thread_runs.Elsewhere():
                         waiting = None  # handed over below, out of the lock: that worker may take seconds to say it took it
@@ -106,37 +106,13 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                         waiting = held.ended()  # it winds down: the request waits for it, then starts a turn of its own
                     case thread_runs.Closing():
                         waiting = held.ended()  # the turn before writes the thread back first
-                    case None:
+                    case Claim():
                         waiting = None
-                        if isinstance(request, Decide) and not _decided(thread, conversation, request):
-                            return
-                        if isinstance(request, SendMessage) and _holds(thread, request.message_id):
-                            return  # the other worker's turn took it after all, too late to say so
-                        agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
-                        if isinstance(agent, Refused):
-                            refused = agent.script
-                        elif (claim := await thread_runs.claim(thread.id)) is not None:
-                            try:
-                                # (a message's first run reads the page in this block: one lock of the tab less)
-                                thread_run = await begin(
-                                    claim,
-                                    tab,
-                                    thread,
-                                    conversation,
-                                    owner,
-                                    agent,
-                                    store,
-                                    read_page_now=isinstance(request, SendMessage),
-                                )
-                            except BaseException:
-                                await thread_runs.release(claim)  # (a turn that cannot begin must not hold the thread)
-                                raise
-                            # (in this block: the claim and "Running" reach the tab in one change)
-                            await tab.say_running(
-                                True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else ""
-                            )
-                            # (started before the lock is let go: the agent starts while Reflex sends and keeps the change)
-                            turn = asyncio.create_task(_run_turn(tab, thread_run, request))
+                        try:
+                            turn, thread_run, refused = await _start(held, tab, request, thread, conversation, owner, store)
+                        finally:
+                            if turn is None:  # (a turn that did not start must not hold the thread)
+                                await thread_runs.release(held)
             if isinstance(held, thread_runs.Elsewhere):
                 if await _taken_elsewhere(request, thread, conversation):
                     return
@@ -156,6 +132,27 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
     if thread_run is not None and turn is not None:
         async for event in run(tab, thread_run, turn):
             yield event
+
+
+async def _start(
+    claim: Claim, tab: Tab, request: Request, thread: Thread, conversation: Conversation, owner: str, store: ThreadStore | None
+) -> tuple[asyncio.Task[None] | None, thread_runs.ThreadRun | None, str]:
+    """Start the turn that acts on the request, under the claim, in the tab's locked block: its task, the turn, and
+    the script of a refusal (no task: nothing to start, or the agent asked for is refused)."""
+    if isinstance(request, Decide) and not _decided(thread, conversation, request):
+        return None, None, ""
+    if isinstance(request, SendMessage) and _holds(thread, request.message_id):
+        return None, None, ""  # the other worker's turn took it after all, too late to say so
+    message = isinstance(request, SendMessage)
+    agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
+    if isinstance(agent, Refused):
+        return None, None, agent.script
+    # (a message's first run reads the page in this block: one lock of the tab less)
+    thread_run = await begin(claim, tab, thread, conversation, owner, agent, store, read_page_now=message)
+    # (in this block: the claim and "Running" reach the tab in one change)
+    await tab.say_running(True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else "")
+    # (started before the lock is let go: the agent starts while Reflex sends and keeps the change)
+    return asyncio.create_task(_run_turn(tab, thread_run, request)), thread_run, ""
 
 
 def _taken_by(running: thread_runs.ThreadRun, request: Request, conversation: Conversation) -> bool:
