@@ -11,7 +11,7 @@ the event that made its tab.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from reflex.istate.manager import get_state_manager
@@ -61,7 +61,7 @@ class StateTab:
     async def locked(self) -> AsyncIterator[CopilotState]:
         with in_context(self._event):
             async with self._state:  # `async with` a background event's state locks it
-                await other_states_loaded(self._state)
+                await other_states_loaded(self._state, (LiveState, *copilot.page_states()))
                 if self._to_the_end:  # (in the turn's first lock: no lock of its own)
                     self._state._older_from, self._to_the_end = -1, False
                 yield self._state
@@ -143,7 +143,8 @@ async def show_run(state: CopilotState, shown: ViewUpdate) -> None:
     """A turn's sink writes what the tab shows: the items, the status line, the agent's state; the thread is kept
     with the tab's state."""
     async with state:
-        await other_states_loaded(state)
+        with_approval = (ApprovalState,) if shown.items is not None else ()
+        await other_states_loaded(state, (LiveState, *with_approval, *shown.shared))
         showing = state.get_value("_thread")
         if showing is not None and showing.id != shown.thread.id:
             return  # the tab moved on to another conversation: this turn's view is written nowhere
@@ -172,7 +173,7 @@ async def say_running(state: CopilotState, running: bool, status: str, dev: str 
         live.dev = dev
 
 
-async def other_states_loaded(state: CopilotState) -> None:
+async def other_states_loaded(state: CopilotState, state_types: Iterable[type]) -> None:
     """With Redis, the tab's other states a block reads (its status, its approval, the page's states for the context
     and the agents' state) in one request, where Reflex's `get_state` would make one request each."""
     manager = get_state_manager()
@@ -181,7 +182,7 @@ async def other_states_loaded(state: CopilotState) -> None:
     tab: BaseState = getattr(state, "__wrapped__", state)  # (a background event's state is a proxy)
     tree = manager._get_populated_states(tab)  # (the states it holds already: not fetched again)
     wanted: set[type[BaseState]] = set()
-    for state_type in (LiveState, ApprovalState, *copilot.page_states()):
+    for state_type in state_types:
         manager._get_required_state_classes(state_type, subclasses=True, required_state_classes=wanted)
     missing = sorted(wanted - {type(held) for held in tree.values()}, key=lambda state_type: state_type.get_full_name())
     if len(missing) < 2:

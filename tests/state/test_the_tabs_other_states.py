@@ -61,10 +61,10 @@ async def test_a_block_reads_the_tabs_other_states_as_stored_in_one_request(mana
     assert LiveState.get_name() not in root.substates, "the tab's other states were there before the block read them"
     requests = Requests(manager.redis)
 
-    await _tab.other_states_loaded(tab)  # type: ignore[arg-type]
+    await _tab.other_states_loaded(tab, (LiveState, ApprovalState))  # type: ignore[arg-type]
 
     assert requests.made == ["MGET"], f"the tab's other states took {requests.made}"
     assert substate(root, LiveState).status == "Running set_theme…"
     assert substate(root, ApprovalState)._dismissed == ["item-7"], "a dismissed dialog would open again"
-    await _tab.other_states_loaded(tab)  # type: ignore[arg-type]
+    await _tab.other_states_loaded(tab, (LiveState, ApprovalState))  # type: ignore[arg-type]
     assert requests.made == ["MGET"], "states the tab holds were fetched again"
