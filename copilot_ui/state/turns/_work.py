@@ -144,7 +144,7 @@ async def _start(
     if isinstance(request, SendMessage) and _holds(thread, request.message_id):
         return None, None, ""  # the other worker's turn took it after all, too late to say so
     message = isinstance(request, SendMessage)
-    agent = tab.agent(request.agent_id if isinstance(request, SendMessage) else "", thread, conversation)
+    agent = tab.agent(request.agent_id if message else "", thread, conversation)
     if isinstance(agent, Refused):
         return None, None, agent.script
     # (a message's first run reads the page in this block: one lock of the tab less)
