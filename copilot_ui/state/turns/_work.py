@@ -139,11 +139,11 @@ async def _start(
 ) -> tuple[asyncio.Task[None] | None, thread_runs.ThreadRun | None, str]:
     """Start the turn that acts on the request, under the claim, in the tab's locked block: its task, the turn, and
     the script of a refusal (no task: nothing to start, or the agent asked for is refused)."""
+    message = isinstance(request, SendMessage)
     if isinstance(request, Decide) and not _decided(thread, conversation, request):
         return None, None, ""
-    if isinstance(request, SendMessage) and _holds(thread, request.message_id):
+    if message and _holds(thread, request.message_id):
         return None, None, ""  # the other worker's turn took it after all, too late to say so
-    message = isinstance(request, SendMessage)
     agent = tab.agent(request.agent_id if message else "", thread, conversation)
     if isinstance(agent, Refused):
         return None, None, agent.script
