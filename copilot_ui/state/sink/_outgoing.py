@@ -111,6 +111,7 @@ class Outgoing:
         self.pieces_sent = 0  # pieces of text sent so far: the turn keeps its thread when they grew
         self._awaiting_words: list[asyncio.Future[None]] = []  # who waits for the next piece to be sent
         self.closed = False  # the outbox has ended: what is sent now reaches no tab
+        self._closing = False  # close() began: the flush loop starts no other flush
 
     # What the subclass tells
 
@@ -223,10 +224,15 @@ class Outgoing:
 
     async def close(self) -> None:
         """The turn is over: send what is left, then end the outbox."""
-        if self._timer is not None and self._timer is not asyncio.current_task():
-            self._timer.cancel()
+        self._closing = True  # (the flush loop starts no other flush)
+        timer = self._timer
+        if timer is not None and timer is not asyncio.current_task():
+            if not self._flushing.locked():
+                timer.cancel()
+            # else its show ends first: cancelled while it takes the tab's lock in Redis, it would leave the lock taken
+            # until it expires, and the turn's end would wait for it
             with contextlib.suppress(asyncio.CancelledError):
-                await self._timer
+                await timer
         self._urgent = True
         self._held_until = 0.0
         await self._flush_when_allowed()
@@ -249,7 +255,7 @@ class Outgoing:
 
     async def _flush_loop(self) -> None:
         try:
-            while self._has_news():
+            while self._has_news() and not self._closing:
                 await self._flush_when_allowed()
         finally:
             self._timer = None

@@ -1,0 +1,69 @@
+"""A turn's last show never cuts one in progress short: the sink lets a show that is writing the tab's state finish,
+then shows how the turn ended.
+
+With several workers the tab's state lives in Redis, and a show that is cancelled while it takes the state's lock can
+leave the lock taken in Redis: the next show, the one that says the turn ended, then waited ten seconds (Reflex's lock
+expiry) before the person saw the reply end. The sink is the one a turn uses; its show takes a while, as taking the
+lock from Redis does, and records whether it was cut short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from ag_ui.core import AssistantMessage, TextMessageContentEvent, TextMessageStartEvent
+
+from copilot_ui.agents import Scrubber
+from copilot_ui.core import AgentRunStarted, Thread, TurnStarted, UserMessageAdded
+from copilot_ui.state.sink import ViewSink, ViewUpdate
+from copilot_ui.state.view import Conversation
+
+TAKES = 0.2  # seconds a show takes to write the tab's state
+
+
+class _SlowTab:
+    """The shows that reach the tab, each taking TAKES: whether it ran to its end, and whether the turn still ran."""
+
+    def __init__(self) -> None:
+        self.writing = asyncio.Event()
+        self.shows: list[tuple[str, bool]] = []
+
+    async def show(self, view: ViewUpdate) -> None:
+        self.writing.set()
+        try:
+            await asyncio.sleep(TAKES)
+        except asyncio.CancelledError:
+            self.shows.append(("cut short", view.running))
+            raise
+        self.shows.append(("written", view.running))
+
+
+def test_the_show_that_says_the_turn_ended_waits_for_the_one_in_progress():
+    async def scenario() -> list[tuple[str, bool]]:
+        tab = _SlowTab()
+        thread = Thread()
+        thread.add_user_message("hello", "u1")
+        sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber())
+        reader = asyncio.ensure_future(_read(sink))
+        sink.emit(TurnStarted(thread.id))
+        sink.emit(UserMessageAdded("u1", "hello", False))
+        sink.emit(AgentRunStarted("run-1", 0))
+        thread.add_message(AssistantMessage(id="m1", content=""))
+        sink.emit(TextMessageStartEvent(message_id="m1"))
+        thread.append_text("m1", "Hi there")
+        sink.emit(TextMessageContentEvent(message_id="m1", delta="Hi there"))
+        await asyncio.wait_for(tab.writing.wait(), 5)  # a flush is writing the tab's state
+        sink.finish()
+        await asyncio.wait_for(sink.close(), 5)
+        await reader
+        return tab.shows
+
+    shows = asyncio.run(scenario())
+    assert ("cut short", True) not in shows  # the show in progress was written
+    assert shows[0] == ("written", True)
+    assert shows[-1] == ("written", False)  # then the end of the turn
+
+
+async def _read(sink: ViewSink) -> None:
+    async for _event in sink.outbox():
+        pass
