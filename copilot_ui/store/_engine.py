@@ -2,18 +2,21 @@
 
 SQLite runs in WAL mode (readers never wait for the writer) and a write transaction starts with
 BEGIN IMMEDIATE: it takes the write lock first, waiting for it, instead of failing half-way when
-two threads write at once. A `:memory:` database is one connection shared under a lock.
+two threads write at once. A `:memory:` database is one connection shared under a lock. A pooled
+PostgreSQL connection the server closed is replaced before it is used (`_replace_closed_connections`).
 """
 
 from __future__ import annotations
 
 import os
+import select
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 from .._home import home_file
@@ -44,7 +47,11 @@ def in_memory(url: URL) -> bool:
 def store_engine(url: URL, **options: Any) -> Engine:
     """An engine for the store's database (a SQLite file is created, with its folder, when missing)."""
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, **{"pool_pre_ping": True, **options})  # a restarted server costs no request
+        if url.get_driver_name() != "psycopg" or "pool_pre_ping" in options:
+            return create_engine(url, **{"pool_pre_ping": True, **options})  # a restarted server costs no request
+        engine = create_engine(url, **options)
+        _replace_closed_connections(engine)
+        return engine
     connect_args = {"check_same_thread": False, "timeout": 30, **options.pop("connect_args", {})}
     if in_memory(url):
         engine = create_engine(url, **{"poolclass": StaticPool, **options}, connect_args=connect_args)
@@ -54,6 +61,24 @@ def store_engine(url: URL, **options: Any) -> Engine:
         engine = create_engine(url, **options, connect_args=connect_args)
     _set_up_sqlite(engine, wal=not in_memory(url), timeout=connect_args["timeout"])
     return engine
+
+
+def _replace_closed_connections(engine: Engine) -> None:
+    """A restarted server costs no request, without a ping at each checkout (three round trips with psycopg): a
+    server that ends a connection says why, then closes it, so an idle connection with something to read is gone."""
+
+    @event.listens_for(engine, "checkout")
+    def checkout(dbapi_connection: Any, _record: object, _proxy: object) -> None:
+        if dbapi_connection.closed or _readable(dbapi_connection.fileno()):
+            raise DisconnectionError("the database server closed this connection")  # the pool opens another
+
+
+def _readable(fd: int) -> bool:
+    if hasattr(select, "poll"):  # (any descriptor number, unlike select)
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 def _set_up_sqlite(engine: Engine, *, wal: bool, timeout: float) -> None:
