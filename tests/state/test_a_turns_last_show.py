@@ -67,3 +67,31 @@ def test_the_show_that_says_the_turn_ended_waits_for_the_one_in_progress():
 async def _read(sink: ViewSink) -> None:
     async for _event in sink.outbox():
         pass
+
+
+def test_a_turn_cancelled_while_its_sink_closes_is_cancelled_and_the_show_in_progress_still_ends():
+    async def scenario() -> tuple[bool, list[tuple[str, bool]]]:
+        tab = _SlowTab()
+        thread = Thread()
+        thread.add_user_message("hello", "u1")
+        sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber())
+        reader = asyncio.ensure_future(_read(sink))
+        sink.emit(TurnStarted(thread.id))
+        sink.emit(UserMessageAdded("u1", "hello", False))
+        await asyncio.wait_for(tab.writing.wait(), 5)  # a flush is writing the tab's state
+        sink.finish()
+        closing = asyncio.ensure_future(sink.close())
+        await asyncio.sleep(TAKES / 4)
+        closing.cancel()  # the server stops while the turn closes
+        cancelled = False
+        try:
+            await closing
+        except asyncio.CancelledError:
+            cancelled = True
+        await asyncio.sleep(TAKES)  # (the show in progress goes on in its own task)
+        reader.cancel()
+        return cancelled, tab.shows
+
+    cancelled, shows = asyncio.run(scenario())
+    assert cancelled  # the cancel reached the turn: it was not swallowed
+    assert shows == [("written", True)]  # the show in progress ended, and nothing was cut short

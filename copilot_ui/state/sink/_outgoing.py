@@ -231,8 +231,11 @@ class Outgoing:
                 timer.cancel()
             # else its show ends first: cancelled while it takes the tab's lock in Redis, it would leave the lock taken
             # until it expires, and the turn's end would wait for it
-            with contextlib.suppress(asyncio.CancelledError):
-                await timer
+            try:
+                await asyncio.shield(timer)  # (this task cancelled, the show still ends)
+            except asyncio.CancelledError:
+                if _cancelling():  # (this task was cancelled, not only the timer)
+                    raise
         self._urgent = True
         self._held_until = 0.0
         await self._flush_when_allowed()
@@ -341,6 +344,11 @@ class Outgoing:
             self._wholes = {}
             calls.append(whole_texts_script(wholes))
         return ";".join(calls)
+
+
+def _cancelling() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _wake(waiting: asyncio.Future[None]) -> None:
