@@ -228,14 +228,12 @@ class Outgoing:
         timer = self._timer
         if timer is not None and timer is not asyncio.current_task():
             if not self._flushing.locked():
-                timer.cancel()
+                timer.cancel()  # (it waits for its time)
             # else its show ends first: cancelled while it takes the tab's lock in Redis, it would leave the lock taken
             # until it expires, and the turn's end would wait for it
-            try:
-                await asyncio.shield(timer)  # (this task cancelled, the show still ends)
-            except asyncio.CancelledError:
-                if _cancelling():  # (this task was cancelled, not only the timer)
-                    raise
+            await asyncio.wait([timer])  # (this task cancelled meanwhile, the timer is not cancelled with it)
+            if not timer.cancelled():
+                timer.result()  # a flush that failed fails the close
         self._urgent = True
         self._held_until = 0.0
         await self._flush_when_allowed()
@@ -344,11 +342,6 @@ class Outgoing:
             self._wholes = {}
             calls.append(whole_texts_script(wholes))
         return ";".join(calls)
-
-
-def _cancelling() -> bool:
-    task = asyncio.current_task()
-    return task is not None and task.cancelling() > 0
 
 
 def _wake(waiting: asyncio.Future[None]) -> None:
