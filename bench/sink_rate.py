@@ -7,10 +7,10 @@ on a schedule of 1 ms and of 5 ms per token (token i at i·interval after the fi
 gets each token as the loop would apply it), then the end of the message, the run and the turn.
 
 What is counted (each figure the median of RUNS turns, after one warm-up turn that is not counted):
-- updates: what reaches the sidebar, each a websocket frame in the app: a browser event the sink's
-  outbox yields (the `rx.call_script` of new pieces and whole texts; stamped as the consumer,
-  standing in for the background event handler, receives it), plus each write of items, status
-  and running through the tab's `show` (stamped when called).
+- updates: what reaches the sidebar, each a websocket frame in the app: a browser event the sink
+  sends (the `rx.call_script` of new pieces and whole texts; stamped as the tab's `send`, standing
+  in for its connection, receives it), plus each write of items, status and running through the
+  tab's `show` (stamped when called).
 - updates_max_1s: the most updates stamped within any one second of the turn. Goal ≤ 25.
 - flushes_max_1s: the most flush starts (calls of `ViewSink.flush`) within any one second.
 - min_flush_gap: the shortest time between the starts of two flushes (MIN_INTERVAL is 40 ms).
@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 from ag_ui.core import AssistantMessage, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent, UserMessage
+from reflex.event import Event
 
 from bench.stream_wire import most_in_one_second
 from copilot_ui.agents import Scrubber
@@ -76,9 +77,8 @@ async def stream_turn(interval_ms: float) -> TurnFigures:
     """One turn whose reply streams a token every `interval_ms`, through a ViewSink; what reached the sidebar."""
     tab = TabStandIn()
     thread = Thread()
-    sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber())
+    sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber(), send=tab.send)
     flushes = _time_flushes(sink)
-    reader = asyncio.create_task(tab.read(sink))
 
     sink.emit(TurnStarted(thread.id))
     thread.add_message(UserMessage(id="user-1", content="!tokens"))
@@ -97,7 +97,6 @@ async def stream_turn(interval_ms: float) -> TurnFigures:
     sink.emit(TurnEnded(thread.id, "complete"))
     sink.finish()
     await sink.close()
-    await reader
 
     updates = sorted(tab.updates)
     gaps = [later - earlier for earlier, later in itertools.pairwise(flushes)]
@@ -118,10 +117,9 @@ class TabStandIn:
     async def show(self, _shown: ViewUpdate) -> None:
         self.updates.append(time.perf_counter())
 
-    async def read(self, sink: ViewSink) -> None:
-        """Take the browser events the sink sends, as the background event handler yields them."""
-        async for _event in sink.outbox():
-            self.updates.append(time.perf_counter())
+    async def send(self, _event: Event) -> None:
+        """Take a browser event the sink sends, as the tab's connection does."""
+        self.updates.append(time.perf_counter())
 
 
 def _time_flushes(sink: ViewSink) -> list[float]:

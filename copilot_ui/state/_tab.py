@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from reflex.event import Event
 from reflex.istate.manager import get_state_manager
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex.istate.manager.token import BaseStateToken
@@ -23,12 +24,12 @@ from reflex_base.utils.exceptions import StateSchemaMismatchError
 
 from ..core import Thread, TurnOutcome
 from ._approval import ApprovalState
-from ._closed_sessions import connected, sent_while_connected
+from ._closed_sessions import sent_while_connected
 from ._live import LiveState
 from ._owner import owner_of_tab
 from .declarations import copilot, shared_state
 from .sink import BrowserEvent, ViewUpdate, script_event
-from .turns import Refused, cut_off, load, remote, resumed, thread_runs, worker
+from .turns import Refused, at_exit, cut_off, load, remote, resumed, thread_runs, worker
 from .view import (
     Conversation,
     Item,
@@ -66,9 +67,6 @@ class StateTab:
                     self._state._older_from, self._to_the_end = -1, False
                 yield self._state
 
-    def connected(self) -> bool:
-        return connected(self.token)
-
     async def owner(self) -> str:
         return await owner_of_tab(self._state)
 
@@ -84,6 +82,10 @@ class StateTab:
     async def show(self, shown: ViewUpdate) -> None:
         with in_context(self._event):
             await show_run(self._state, shown)
+
+    async def send(self, event: Event) -> None:
+        if not at_exit.stop_signalled:  # (once the server was asked to stop, what shows is what's kept)
+            await self._event.emit_event(event)  # (to the tab that made the event, while it is connected)
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
         async with self.locked():

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import reflex as rx
+from reflex.event import Event
 from reflex.istate.proxy import StateProxy
 from reflex_base.event.context import EventContext
 
@@ -210,9 +211,6 @@ class _Task:
 
     # As a turns.Tab
 
-    def connected(self) -> bool:
-        return True
-
     @contextlib.asynccontextmanager
     async def locked(self) -> AsyncIterator[StateProxy]:
         with in_context(self._event):  # (a decision's turn runs in the panel's event, a gone tab's denial in none)
@@ -235,6 +233,9 @@ class _Task:
         if shown.items is not None:
             self._items = shown.items
             await self.show_cards()
+
+    async def send(self, event: Event) -> None:
+        pass  # (what its turns would send a browser goes nowhere: the panel's cards carry their texts)
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:
         pass

@@ -1,8 +1,7 @@
 """A turn's first show waits a moment for the agent's first words, so that the person's message and those words reach
 the tab in one change of its state; an agent that says nothing soon does not hold the person's message back longer.
 
-The sink is the one a turn uses, its show recorded as the tab would get it, its browser events (the texts) read from
-its outbox.
+The sink is the one a turn uses, its shows and its browser events (the texts) recorded as the tab would get them.
 """
 
 from __future__ import annotations
@@ -11,6 +10,7 @@ import asyncio
 import time
 
 from ag_ui.core import AssistantMessage, TextMessageContentEvent, TextMessageStartEvent
+from reflex.event import Event
 
 from copilot_ui.agents import Scrubber
 from copilot_ui.core import AgentRunStarted, Thread, TurnStarted, UserMessageAdded
@@ -24,25 +24,25 @@ class _Tab:
     def __init__(self) -> None:
         self.began = time.monotonic()
         self.shows: list[tuple[float, list[str]]] = []
+        self.texts: list[str] = []  # the scripts that bring the texts
 
     async def show(self, view: ViewUpdate) -> None:
         if view.items is not None:
             self.shows.append((time.monotonic() - self.began, [item["k"] for item in view.items]))
 
+    async def send(self, event: Event) -> None:
+        self.texts.append(str(event.payload["javascript_code"]))
+
 
 def _a_turn_opens(tab: _Tab) -> tuple[Thread, ViewSink]:
     thread = Thread()
     thread.add_user_message("hello", "u1")
-    sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber())
+    sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber(), send=tab.send)
     sink.emit(TurnStarted(thread.id))
     sink.emit(UserMessageAdded("u1", "hello", False))
     sink.commit_soon()  # the commit before the turn's first run
     sink.emit(AgentRunStarted("run-1", 0))
     return thread, sink
-
-
-async def _texts(sink: ViewSink) -> list[str]:
-    return [str(event.payload["javascript_code"]) async for event in sink.outbox()]
 
 
 WAIT = 0.5  # seconds the first show waits for the first words (longer than the default: a busy machine's sleeps overrun)
@@ -54,7 +54,6 @@ def test_the_persons_message_and_the_first_words_go_in_one_show(monkeypatch):
     async def scenario() -> tuple[list[tuple[float, list[str]]], list[str]]:
         tab = _Tab()
         thread, sink = _a_turn_opens(tab)
-        texts = asyncio.ensure_future(_texts(sink))
         await asyncio.sleep(0.05)  # the agent thinks a little
         thread.add_message(AssistantMessage(id="m1", content=""))
         sink.emit(TextMessageStartEvent(message_id="m1"))
@@ -64,7 +63,7 @@ def test_the_persons_message_and_the_first_words_go_in_one_show(monkeypatch):
         first = list(tab.shows)
         sink.finish()
         await sink.close()
-        return first, await texts
+        return first, tab.texts
 
     first, texts = asyncio.run(scenario())
     assert len(first) == 1  # one show: the message with the first words, not one before them
@@ -80,11 +79,10 @@ def test_an_agent_that_says_nothing_soon_does_not_hold_the_persons_message_back(
     async def scenario() -> list[tuple[float, list[str]]]:
         tab = _Tab()
         _thread, sink = _a_turn_opens(tab)
-        texts = asyncio.ensure_future(_texts(sink))
         await asyncio.sleep(WAIT * 2)
         shows = list(tab.shows)
         await sink.close()
-        assert '"hello"' in (await texts)[0]
+        assert '"hello"' in tab.texts[0]
         return shows
 
     shows = asyncio.run(scenario())

@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator
-from typing import Any
 
 from ag_ui.core import (
     AssistantMessage,
@@ -22,6 +20,7 @@ from ag_ui.core import (
     ToolCallArgsEvent,
     ToolCallStartEvent,
 )
+from reflex.event import Event
 
 from copilot_ui.agents import Scrubber
 from copilot_ui.core import Thread
@@ -90,9 +89,8 @@ def test_a_reply_asked_for_while_its_turn_sends_its_last_pieces_shows_each_word_
         store = SQLThreadStore(f"sqlite:///{tmp_path / 'threads.db'}")
         thread = Thread(store.create("alice", agent="default").id)
         thread.add_message(AssistantMessage(id="msg-1", content=""))
-        turn = a_running_turn(store, "alice", thread)
         tab: dict[str, tuple[int, str]] = {}
-        reaching_the_tab = asyncio.ensure_future(_run_in_tab(turn.sink.outbox(), tab))
+        turn = a_running_turn(store, "alice", thread, send=lambda event: _run_in_tab(event, tab))
         turn.sink.emit(TextMessageStartEvent(message_id="msg-1"))
         tid = turn.sink.conversation.message_item("msg-1", "assistant")
         for words in ("Once ", "upon a time"):
@@ -103,17 +101,15 @@ def test_a_reply_asked_for_while_its_turn_sends_its_last_pieces_shows_each_word_
         thread_runs.leave(turn)
         run_script(tab, texts_handed_over([tid], thread, turn.sink.conversation))
         await turn.sink.close()
-        await reaching_the_tab
         await thread_runs.hand_over(turn, None)
         return tab[tid][1]
 
     assert asyncio.run(scenario()) == "Once upon a time"
 
 
-async def _run_in_tab(outbox: AsyncIterator[Any], tab: dict[str, tuple[int, str]]) -> None:
-    async for event in outbox:
-        if getattr(event, "name", "") == "_call_script":
-            run_script(tab, event.payload["javascript_code"])
+async def _run_in_tab(event: Event, tab: dict[str, tuple[int, str]]) -> None:
+    if event.name == "_call_script":
+        run_script(tab, event.payload["javascript_code"])
 
 
 def run_script(tab: dict[str, tuple[int, str]], script: str) -> None:

@@ -1,6 +1,7 @@
 """What a turn sends to its tab, at a bounded pace: texts as appended pieces, the items and the status when they change.
 
 Buffers change at once (never blocking the loop); a flush then sends, in this order:
+- the browser events asked for since the last flush (`send_event`: a browser tool's script, texts a tab asked for);
 - the new pieces of every text being written, as one `rx.call_script` that appends them in the
   browser (`cui_text.jsx`): a text is never resent, so a long reply costs its own size;
 - whole texts that became known (a result, an error, the person's message);
@@ -9,16 +10,17 @@ Buffers change at once (never blocking the loop); a flush then sends, in this or
 
 At most one flush starts per `interval` (measured from the start of the previous one), whatever
 the token rate; text alone waits a little longer (`TEXT_WAIT`) to travel in fewer, fuller frames,
-and the first piece of a text goes at once. Everything shown passes the scrubber first.
+and the first piece of a text goes at once. Everything shown passes the scrubber first. The flush hands its browser
+events to the tab's `send` itself, in order: no task between the turn and the tab's connection.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
+import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +37,6 @@ MIN_INTERVAL = 0.04  # seconds between the starts of two flushes: 25 a second at
 TEXT_WAIT = 0.1  # text alone waits up to this long after the last flush, to fill a frame
 TEXT_BATCH = 240  # characters of text that are worth a frame of their own
 FIRST_WORDS_WAIT = 0.1  # seconds a turn's first show waits for the agent's first words, to go with them
-_DONE = object()
 # What an event handler yields: a script to run, an event to queue (a handler called with its arguments, as Reflex types it).
 BrowserEvent = Event | EventSpec | EventCallback[()]
 
@@ -67,6 +68,13 @@ class ViewUpdate:
 
 
 Show = Callable[[ViewUpdate], Awaitable[None]]
+Send = Callable[[Event], Awaitable[None]]  # a browser event to the tab's connection (nothing once it is closed)
+
+logger = logging.getLogger("copilot_ui.state")
+
+
+async def _sent_nowhere(_event: Event) -> None:
+    """The tab of a turn that reaches no browser (an agent task's, a test's)."""
 
 
 @dataclass
@@ -84,9 +92,17 @@ class Outgoing:
     """Buffers what a turn shows and sends it to the tab; a subclass says what is shown (`_shown`)."""
 
     def __init__(
-        self, show: Show, thread: Thread, conversation: Conversation, *, scrubber: Scrubber, interval: float = MIN_INTERVAL
+        self,
+        show: Show,
+        thread: Thread,
+        conversation: Conversation,
+        *,
+        scrubber: Scrubber,
+        send: Send | None = None,
+        interval: float = MIN_INTERVAL,
     ) -> None:
         self._show = show
+        self._send = send if send is not None else _sent_nowhere
         self.thread = thread
         self.conversation = conversation
         self._scrubber = scrubber
@@ -105,12 +121,11 @@ class Outgoing:
         self._woken: asyncio.Future[None] | None = None  # the flush that waits for its time, woken early by news
         self._pending_chars = 0  # characters of text waiting for the next flush
         self._timer: asyncio.Task[None] | None = None
-        self._outbox: asyncio.Queue[Any] = asyncio.Queue()
-        self._undelivered = 0  # browser events sent that the tab's handler has not passed on yet
+        self._events: list[Event] = []  # browser events to send at the next flush, before its texts
         self.returned: list[str] = []  # messages queued during the run that Stop gave back to the message box
         self.pieces_sent = 0  # pieces of text sent so far: the turn keeps its thread when they grew
         self._awaiting_words: list[asyncio.Future[None]] = []  # who waits for the next piece to be sent
-        self.closed = False  # the outbox has ended: what is sent now reaches no tab
+        self.closed = False  # the turn's last flush went: what is sent now reaches no tab
         self._closing = False  # close() began: the flush loop starts no other flush
 
     # What the subclass tells
@@ -183,31 +198,19 @@ class Outgoing:
 
     # Sending
 
-    async def outbox(self) -> AsyncIterator[BrowserEvent]:
-        """The browser events this turn sends (a background event handler yields them)."""
-        while True:
-            event = await self._outbox.get()
-            try:
-                if event is _DONE:
-                    return
-                yield event
-            finally:
-                if event is not _DONE:
-                    self._undelivered -= 1
-                self._outbox.task_done()
-
     async def words_sent(self) -> None:
-        """Once the next piece of text is on its way to the tab (or the outbox has ended)."""
+        """Once the next piece of text is on its way to the tab (or the turn's last flush went)."""
         if self.closed:
             return
         waiting = asyncio.get_running_loop().create_future()
         self._awaiting_words.append(waiting)
         await waiting
 
-    def send_event(self, event: Any) -> None:
-        """Send a browser event through this turn's handler (after what is already queued)."""
-        self._undelivered += 1
-        self._outbox.put_nowait(event)
+    def send_event(self, event: Event) -> None:
+        """Send a browser event to the tab with the next flush, which goes at once (after what is already on its way)."""
+        self._events.append(event)
+        self._urgent = True
+        self._schedule()
 
     async def commit(self) -> None:
         """Show everything now (before a follow-up run: the page must show what the tools changed)."""
@@ -223,7 +226,7 @@ class Outgoing:
         self._schedule()
 
     async def close(self) -> None:
-        """The turn is over: send what is left, then end the outbox."""
+        """The turn is over: send what is left."""
         self._closing = True  # (the flush loop starts no other flush)
         timer = self._timer
         if timer is not None and timer is not asyncio.current_task():
@@ -237,9 +240,10 @@ class Outgoing:
         self._urgent = True
         self._held_until = 0.0
         await self._flush_when_allowed()
-        if self.returned:
-            self.send_event(rx.set_value(COMPOSER_INPUT_ID, "\n\n".join(self.returned)))
-        self._outbox.put_nowait(_DONE)
+        if self.returned:  # (after the last show: the box is the person's again)
+            self._events += Event.from_event_type(rx.set_value(COMPOSER_INPUT_ID, "\n\n".join(self.returned)))
+        while self._events:  # (and what was asked for meanwhile)
+            await self.flush()
         self.closed = True
         self._words_went()
 
@@ -290,6 +294,7 @@ class Outgoing:
         return (
             self._items_dirty
             or self._status_dirty
+            or bool(self._events)
             or bool(self._wholes)
             or self._more_news()
             or any(stream.pending for stream in self._streams.values())
@@ -298,28 +303,28 @@ class Outgoing:
     async def flush(self) -> None:
         """Send the new pieces, whole texts, items and status (the caller respects the interval)."""
         async with self._flushing:
-            await self._delivered()  # (while a frame is on its way, the pieces since wait to go together)
             self._last_start = time.monotonic()
             self._urgent = False
+            events, self._events = self._events, []
+            for event in events:
+                await self._deliver(event)
             pieces = self.pieces_sent
             script = self._take_script()
             if script:
-                self.send_event(script_event(script))
+                await self._deliver(script_event(script))
                 if self.pieces_sent != pieces:
                     self._words_went()
-            if self._items_dirty or self._status_dirty or self._more_news():
-                await self._delivered()  # texts before the items that show them
+            if self._items_dirty or self._status_dirty or self._more_news():  # (after the texts the items show)
                 shown = self._shown(self._items_dirty)
                 self._items_dirty = self._status_dirty = self._items_can_wait = False
                 self._cleared()
                 await self._show(shown)
 
-    async def _delivered(self) -> None:
-        """Once the tab's handler passed on what was sent (a second at most: a handler that stopped reads no more)."""
-        if self._undelivered:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(1.0):
-                    await self._outbox.join()
+    async def _deliver(self, event: Event) -> None:
+        try:
+            await self._send(event)
+        except Exception:  # (the turn goes on: its thread keeps what the tab missed, which a reload shows)
+            logger.exception("a browser event did not reach the tab")
 
     def _take_script(self) -> str:
         calls = []

@@ -3,7 +3,8 @@ event changes the view's buffers (`_outgoing`), which go to the tab at a bounded
 app's bound Reflex states (`_agent_state`).
 
 A turn's sink is made with the tab's `show` (where a flush writes what the tab shows besides its
-texts) and the conversation's view; the run loop emits its events into `emit`, which never blocks.
+texts), its `send` (where the texts go, as browser events) and the conversation's view; the run loop emits its
+events into `emit`, which never blocks.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ from ..view import (
 )
 from ._agent_state import Accepted, AgentStateMirror
 from ._dev_console import DevConsole
-from ._outgoing import MIN_INTERVAL, Outgoing, Show, ViewUpdate
+from ._outgoing import MIN_INTERVAL, Outgoing, Send, Show, ViewUpdate
 from ._silence import Silence
 
 SUGGESTION_EVENTS = ("suggestions", "copilot_ui.suggestions")  # CUSTOM events whose value lists what to ask next
@@ -79,10 +80,11 @@ class ViewSink(Outgoing):
         conversation: Conversation,
         *,
         scrubber: Scrubber,
+        send: Send | None = None,
         shared: SharedStates | None = None,
         interval: float = MIN_INTERVAL,
     ) -> None:
-        super().__init__(show, thread, conversation, scrubber=scrubber, interval=interval)
+        super().__init__(show, thread, conversation, scrubber=scrubber, send=send, interval=interval)
         self.marks = LiveMarks()
         self._drawn: set[str] = set()  # call ids whose arguments stream into an app's renderer
         self.agent_state = AgentStateMirror(shared, thread, conversation)
@@ -352,7 +354,7 @@ class ViewSink(Outgoing):
         self._items_changed()
 
     async def close(self) -> None:
-        """The turn is over: send what is left, then end the outbox."""
+        """The turn is over: send what is left."""
         self._silence.stop()
         await super().close()
 

@@ -2,6 +2,7 @@
 another worker over Redis; keeping the thread in the store; what a turn's tools reach of the tab. The person's
 tab is reached only through a `Tab` (`_tab.py`), which the top layer implements."""
 
+from . import _at_exit as at_exit
 from . import _remote as remote
 from . import _thread_runs as thread_runs
 from ._browser_answers import deliver as deliver_browser_answer
@@ -24,6 +25,7 @@ __all__ = [
     "SendMessage",
     "SessionStates",
     "Tab",
+    "at_exit",
     "cluster",
     "cut_off",
     "deliver_browser_answer",

@@ -11,6 +11,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from reflex.event import Event
+
 from ...core import Thread, TurnOutcome
 from ..sink import ViewUpdate
 from ..view import Conversation
@@ -30,10 +32,6 @@ class Tab(Protocol):
     page: str  # the path of its page (what tools are available)
     browser_answer: Any  # the event a browser tool's script answers through (None: no script reaches its browser)
     kept: bool  # the store keeps its conversations (an agent task's thread is in memory only)
-
-    def connected(self) -> bool:
-        """Whether the tab is open: what is sent to a closed one goes nowhere."""
-        ...
 
     def locked(self) -> AbstractAsyncContextManager[Any]:
         """A short block with the tab's state locked (and loaded, and saved after)."""
@@ -57,6 +55,11 @@ class Tab(Protocol):
 
     async def show(self, shown: ViewUpdate) -> None:
         """Write what a turn's sink shows into the tab's state (it locks the state itself)."""
+        ...
+
+    async def send(self, event: Event) -> None:
+        """Send a browser event to the tab (a script with a text's pieces): nothing reaches a closed one, nor any once
+        the server was asked to stop (what shows is what's kept)."""
         ...
 
     async def running(self, running: bool, status: str = "", dev: str = "") -> None:

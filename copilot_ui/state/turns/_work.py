@@ -4,9 +4,9 @@ turn of the thread, or starts one, and is seen through.
 The turn running the thread takes it (a message joins its next run, a decision is acted on at once), or the turn on
 another worker does; else a new turn is claimed in the same short locked block of the tab that found none
 (`_thread_runs`, which knows who runs each thread), so that two clicks never start two turns. The turn runs the loop
-in a task of its own, started in that block (the agent starts while Reflex sends and keeps the tab's change); the
-background event that started it yields what its sink sends to the browser until it is over, then the thread is saved
-and released. The tab is reached only through its `Tab` (`_tab.py`).
+in a task of its own, started in that block (the agent starts while Reflex sends and keeps the tab's change); its sink
+sends to the browser through the tab, and the background event that started it waits until the turn is over, the
+thread saved and released. The tab is reached only through its `Tab` (`_tab.py`).
 """
 
 from __future__ import annotations
@@ -80,9 +80,9 @@ Request = SendMessage | Decide | Regenerate | Edit | Retry
 
 
 async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
-    """Hand the request to the turn of the tab's thread, here or on another worker, or start the turn that acts on it;
-    yield what that turn sends to the browser."""
-    thread_run, refused = None, ""
+    """Hand the request to the turn of the tab's thread, here or on another worker, or start the turn that acts on it,
+    and wait until that turn is over (yielding the refusal of an agent the conversation cannot talk to)."""
+    refused = ""
     turn: asyncio.Task[None] | None = None  # the turn's task, started in the block that claims the thread
     waiting: Awaitable[Any] | None
     # (before the lock: it may wait for the database, the tab's clicks need not)
@@ -109,7 +109,7 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
                     case Claim():
                         waiting = None
                         try:
-                            turn, thread_run, refused = await _start(held, tab, request, thread, conversation, owner, store)
+                            turn, refused = await _start(held, tab, request, thread, conversation, owner, store)
                         finally:
                             if turn is None:  # (a turn that did not start must not hold the thread)
                                 await thread_runs.release(held)
@@ -129,30 +129,29 @@ async def work(tab: Tab, request: Request) -> AsyncIterator[Any]:
 
     if refused:
         yield script_event(refused)
-    if thread_run is not None and turn is not None:
-        async for event in run(tab, thread_run, turn):
-            yield event
+    if turn is not None:
+        await run(turn)
 
 
 async def _start(
     claim: Claim, tab: Tab, request: Request, thread: Thread, conversation: Conversation, owner: str, store: ThreadStore | None
-) -> tuple[asyncio.Task[None] | None, thread_runs.ThreadRun | None, str]:
-    """Start the turn that acts on the request, under the claim, in the tab's locked block: its task, the turn, and
-    the script of a refusal (no task: nothing to start, or the agent asked for is refused)."""
+) -> tuple[asyncio.Task[None] | None, str]:
+    """Start the turn that acts on the request, under the claim, in the tab's locked block: its task, and the script
+    of a refusal (no task: nothing to start, or the agent asked for is refused)."""
     message = isinstance(request, SendMessage)
     if isinstance(request, Decide) and not _decided(thread, conversation, request):
-        return None, None, ""
+        return None, ""
     if message and _holds(thread, request.message_id):
-        return None, None, ""  # the other worker's turn took it after all, too late to say so
+        return None, ""  # the other worker's turn took it after all, too late to say so
     agent = tab.agent(request.agent_id if message else "", thread, conversation)
     if isinstance(agent, Refused):
-        return None, None, agent.script
+        return None, agent.script
     # (a message's first run reads the page in this block: one lock of the tab less)
     thread_run = await begin(claim, tab, thread, conversation, owner, agent, store, read_page_now=message)
     # (in this block: the claim and "Running" reach the tab in one change)
     await tab.say_running(True, copilot.labels.thinking, thread_run.sink.dev_tid if copilot.dev_console else "")
     # (started before the lock is let go: the agent starts while Reflex sends and keeps the change)
-    return asyncio.create_task(_run_turn(tab, thread_run, request)), thread_run, ""
+    return asyncio.create_task(_run_turn(tab, thread_run, request)), ""
 
 
 def _taken_by(running: thread_runs.ThreadRun, request: Request, conversation: Conversation) -> bool:
@@ -213,7 +212,7 @@ async def begin(
     """Set up the turn of the claimed thread, kept in `store`, in the tab's locked block that claimed it; with
     `read_page_now`, the page's context for the first run is read there too."""
     shared = SharedStates(copilot.agent_states_of(agent_id))
-    sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), shared=shared)
+    sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), send=tab.send, shared=shared)
     keeper = Keeper(store, owner, agent_id) if store is not None else None
     context = PageContext(tab, thread, sink, shared)
 
@@ -248,15 +247,10 @@ async def begin(
     return thread_run
 
 
-async def run(tab: Tab, thread_run: thread_runs.ThreadRun, task: asyncio.Task[None]) -> AsyncIterator[Any]:
-    """Yield what the turn's sink sends to the browser while the turn runs in its task (the tab already says it
-    runs), until it is over."""
+async def run(task: asyncio.Task[None]) -> None:
+    """Wait while the turn runs in its task (the tab already says it runs), until it is over and its thread kept."""
     try:
-        async for event in thread_run.sink.outbox():
-            # Not to a closed tab (Reflex logs each), nor once the server was asked to stop (so what shows is what's kept).
-            if tab.connected() and not at_exit.stop_signalled:
-                yield event
-        await task  # what the turn does after its last event for the browser: keeping the thread
+        await task
     finally:
         if not task.done():  # the event itself was cancelled (the server stops): so is the turn
             task.cancel()
