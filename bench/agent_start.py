@@ -9,10 +9,8 @@ hello`). The demo model answers at once (no pause between words).
 
 - agent_start_copilot_ms, agent_start_copilot_without_tools_ms, agent_start_anchor_ms: the median CPU in milliseconds
   from the call to the first piece of text, over ROUNDS rounds of the four conversations, the three measured in turn.
-- ..._loop_turns: how many turns of the event loop the same start waits through. Under load every turn of the loop
-  runs everyone else's ready work too, so a start that yields more often shows its first piece later, at the same
-  CPU. With the page's tools, pydantic-ai combines two toolsets (the agent's and the page's), whose set-up it runs in
-  anyio task groups.
+- ..._loop_turns: how many turns of the event loop the same start waits through. With the page's tools, pydantic-ai
+  combines two toolsets (the agent's and the page's), whose set-up it runs in anyio task groups.
 """
 
 from __future__ import annotations
