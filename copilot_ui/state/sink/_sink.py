@@ -177,7 +177,7 @@ class ViewSink(Outgoing):
         self._agent_spoke()
         self.marks.streaming.discard(event.message_id)
         self._end_stream(self.conversation.message_item(event.message_id, "assistant"))
-        self._items_changed()
+        self._items_changed(can_wait=True)  # (the run mostly ends at once: its end shows in the same frame of items)
 
     def _reasoning_started(self, event: ReasoningMessageStartEvent) -> None:
         self._agent_spoke()
