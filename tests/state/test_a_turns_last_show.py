@@ -47,11 +47,7 @@ def test_the_show_that_says_the_turn_ended_waits_for_the_one_in_progress():
     async def scenario() -> list[tuple[str, bool]]:
         tab = _SlowTab()
         thread, sink = _a_turn_opens(tab.show)
-        sink.emit(AgentRunStarted("run-1", 0))
-        thread.add_message(AssistantMessage(id="m1", content=""))
-        sink.emit(TextMessageStartEvent(message_id="m1"))
-        thread.append_text("m1", "Hi there")
-        sink.emit(TextMessageContentEvent(message_id="m1", delta="Hi there"))
+        _a_reply_starts(thread, sink)
         await asyncio.wait_for(tab.writing.wait(), 5)  # a flush is writing the tab's state
         sink.finish()
         await asyncio.wait_for(sink.close(), 5)
@@ -71,6 +67,15 @@ def _a_turn_opens(show: Show) -> tuple[Thread, ViewSink]:
     sink.emit(TurnStarted(thread.id))
     sink.emit(UserMessageAdded("u1", "hello", False))
     return thread, sink
+
+
+def _a_reply_starts(thread: Thread, sink: ViewSink) -> None:
+    """The agent's run starts a reply, `m1`, and its first words arrive."""
+    sink.emit(AgentRunStarted("run-1", 0))
+    thread.add_message(AssistantMessage(id="m1", content=""))
+    sink.emit(TextMessageStartEvent(message_id="m1"))
+    thread.append_text("m1", "Hi there")
+    sink.emit(TextMessageContentEvent(message_id="m1", delta="Hi there"))
 
 
 def test_a_turn_cancelled_while_its_sink_closes_is_cancelled_and_the_show_in_progress_still_ends():
@@ -111,14 +116,6 @@ class _Tab:
         self.shown.clear()
         await asyncio.wait_for(self.shown.wait(), 5)
         return self.shows[-1]
-
-
-def _a_reply_starts(thread: Thread, sink: ViewSink) -> None:
-    sink.emit(AgentRunStarted("run-1", 0))
-    thread.add_message(AssistantMessage(id="m1", content=""))
-    sink.emit(TextMessageStartEvent(message_id="m1"))
-    thread.append_text("m1", "Hi there")
-    sink.emit(TextMessageContentEvent(message_id="m1", delta="Hi there"))
 
 
 def test_a_reply_that_ends_with_its_turn_is_shown_ended_in_the_turns_last_show(monkeypatch: pytest.MonkeyPatch):
