@@ -184,7 +184,7 @@ class ViewSink(Outgoing):
         self.marks.streaming.add(event.message_id)
         self._begin_stream(self.conversation.message_item(event.message_id, "reasoning"))
         self._thinking_since = time.monotonic()
-        self._items_changed()
+        self._items_changed(can_wait=True)  # like a reply: the reasoning goes with its first words
 
     def _reasoning_delta(self, event: ReasoningMessageContentEvent) -> None:
         self._agent_spoke()
@@ -197,7 +197,7 @@ class ViewSink(Outgoing):
         if self._thinking_since is not None:
             self.conversation.thought[event.message_id] = time.monotonic() - self._thinking_since
         self._end_stream(self.conversation.message_item(event.message_id, "reasoning"))
-        self._items_changed()
+        self._items_changed(can_wait=True)  # (the reply mostly starts at once: the reasoning's end shows with its words)
 
     def _tool_started(self, event: ToolCallStartEvent) -> None:
         self._agent_spoke()
