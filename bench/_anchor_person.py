@@ -77,7 +77,7 @@ class AnchorPerson:
             raise FlowFailed(f"{what} was empty")
         self.replies.append(reply)
         first = None if self._first_text is None else self._first_text - since
-        return Turn(step.text, first, self._ended - since)
+        return Turn(step.text, first, self._ended - since, first_shown=first)  # (its text comes in its message)
 
     def read(self, update: Update) -> None:
         """Take one update from the backend, as the page applies it."""

@@ -85,6 +85,7 @@ class Turn:
     first_piece: float | None  # Enter → the first streamed piece
     done: float | None  # Enter → the end of the run (for an approval: Approve → the end of the run after it)
     approve_to_result: float | None = None
+    first_shown: float | None = None  # Enter → that piece on the page: it and the item that shows it both came
 
 
 @dataclass
@@ -144,14 +145,15 @@ class Person:
         ended = await self._run_end(since, f"the reply to {step.text!r}")
         if not self.witness.replies_since(since):
             raise FlowFailed(f"no reply to {step.text!r} came in pieces")
-        return Turn(step.text, _after(since, self.witness.first_piece_since(since)), ended - since)
+        first, shown = self.witness.first_piece_since(since), self.witness.first_shown_since(since)
+        return Turn(step.text, _after(since, first), ended - since, first_shown=_after(since, shown))
 
     async def _approved(self, step: Step) -> Turn:
         since = await self._send(step.text)
         await self._run_end(since, f"the approval asked for by {step.text!r}")
         approval = self.witness.approval
         await self._tab.until(lambda: bool(approval.get("open") and approval.get("item")), f"the dialog for {step.text!r}")
-        first = self.witness.first_piece_since(since)
+        first, shown = self.witness.first_piece_since(since), self.witness.first_shown_since(since)
         await self._pause()
         item, digest = str(approval["item"]), str(approval.get("digest") or "")
         approved = time.perf_counter()
@@ -164,7 +166,7 @@ class Person:
         ended = await self._run_end(approved, f"the reply after approving {step.text!r}")
         if not self.witness.replies_since(approved):
             raise FlowFailed(f"no reply after approving {step.text!r} came in pieces")
-        return Turn(step.text, _after(since, first), ended - approved, _after(approved, result))
+        return Turn(step.text, _after(since, first), ended - approved, _after(approved, result), _after(since, shown))
 
     async def _send(self, text: str) -> float:
         """Write the message (with the person's marker) and press Enter; when it was sent."""

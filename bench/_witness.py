@@ -64,6 +64,7 @@ class Witness:
     wholes: list[tuple[float, str]] = field(default_factory=list)  # (time, tid) of each whole text handed over
     running: list[tuple[float, bool]] = field(default_factory=list)  # (time, value) of each change of LiveState.running
     item_ids: set[str] = field(default_factory=set)  # every item the conversation ever listed
+    listed: dict[str, float] = field(default_factory=dict)  # when each item was first listed
     approval: dict[str, Any] = field(default_factory=dict)  # the approval dialog: open, item, digest, fields
     thread_id: str = ""  # the conversation's id, as the tab keeps it
     owner: str = ""  # the browser's anonymous owner, signed
@@ -90,7 +91,10 @@ class Witness:
         if RUNNING in live:
             self.running.append((time, bool(live[RUNNING])))
         if isinstance(copilot.get(ITEMS), list):
-            self.item_ids.update(str(item.get("id")) for item in copilot[ITEMS] if isinstance(item, dict))
+            listed = [str(item.get("id")) for item in copilot[ITEMS] if isinstance(item, dict)]
+            self.item_ids.update(listed)
+            for item_id in listed:
+                self.listed.setdefault(item_id, time)
         if copilot.get(THREAD):
             self.thread_id = str(copilot[THREAD])
         if copilot.get(OWNER):
@@ -132,6 +136,15 @@ class Witness:
     def first_piece_since(self, since: float) -> float | None:
         """When the first appended piece of any text came, at or after `since`."""
         return next((time for time, _, _ in self.appends if time >= since), None)
+
+    def first_shown_since(self, since: float) -> float | None:
+        """When the first piece appended at or after `since` could be seen: the page shows a text once the item that
+        holds it is listed too (a card's texts are `<item>.<part>`), whichever of the two came last."""
+        for time, tid, _ in self.appends:
+            if time >= since:
+                listed = self.listed.get(tid.split(".")[0])
+                return None if listed is None else max(time, listed)
+        return None
 
     def whole_since(self, tid: str, since: float) -> float | None:
         """When text `tid` was handed over whole, at or after `since`."""
