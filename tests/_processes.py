@@ -4,6 +4,7 @@ Python snippet run in a process of its own."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -30,6 +31,28 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def kept_port() -> int:
+    """A free TCP port below the range the system draws `free_port()`'s and outgoing connections' ports from: a server
+    that stops and starts again on it (as `reflex run` does, run after run) finds it still free, not taken meanwhile
+    by another test's server."""
+    lowest = _ephemeral_start()
+    while True:
+        port = random.randrange(max(lowest - 10_000, 1_024), lowest)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+
+
+def _ephemeral_start() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768  # (Linux's default)
 
 
 def stop_group(process: subprocess.Popen[bytes], first: signal.Signals = signal.SIGINT) -> None:

@@ -10,6 +10,7 @@ conversation is still there; then a Python file of the app edited while a reply 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -23,12 +24,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests._processes import free_port, stop_group
+from tests._processes import kept_port, stop_group
 from tests.browser._person import ask, card, copilot, dialog, hydrated, idle, kinds, replies, text_of
 from tests.browser.conftest import Tabs, _tail
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 600  # seconds: the first run installs the frontend's npm packages
+SERVED_AT = re.compile(r"App running at: http://[^/\s]+:(\d+)")  # what `reflex run` prints once it serves
 DEV_TURN = 45_000  # ms: dev mode's frontend compiles pages on first use; a two-core machine is busy
 RELOAD_TIMEOUT = 60_000  # ms for the backend to come back after an edit
 
@@ -48,6 +50,7 @@ class DevServer:
         return f"http://127.0.0.1:{self.frontend_port}"
 
     def start(self) -> None:
+        self.stop()  # (a run a failed test left serving)
         bin_dir = Path(sys.executable).parent
         env = {
             **{key: value for key, value in os.environ.items() if not key.startswith(("COPILOT_", "REFLEX_", "DEMO_"))},
@@ -81,11 +84,16 @@ class DevServer:
             assert self.process is not None
             if self.process.poll() is not None:
                 pytest.fail(f"reflex run exited (code {self.process.returncode}):\n{_tail(self.log)}")
+            served = SERVED_AT.findall(self.log.read_text(errors="replace").rsplit("--- reflex run at", 1)[-1])
+            if served and int(served[-1]) != self.frontend_port:  # (another test's server took the port)
+                pytest.fail(f"reflex run served on port {served[-1]}, not {self.frontend_port}:\n{_tail(self.log)}")
             try:
                 with urllib.request.urlopen(backend, timeout=2), urllib.request.urlopen(frontend, timeout=10):
-                    return
+                    if served:
+                        return
             except OSError:
-                time.sleep(1)
+                pass
+            time.sleep(1)
         pytest.fail(f"reflex run did not serve within {START_TIMEOUT} s:\n{_tail(self.log)}")
 
 
@@ -105,7 +113,7 @@ def dev(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
         if source.is_file():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, folder / name)
-    server = DevServer(folder, folder.parent / "reflex.log", free_port(), free_port())
+    server = DevServer(folder, folder.parent / "reflex.log", kept_port(), kept_port())  # (the same in every run)
     yield server
     server.stop()
 
