@@ -33,13 +33,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def kept_port() -> int:
+def kept_port(*taken: int) -> int:
     """A free TCP port below the range the system draws `free_port()`'s and outgoing connections' ports from: a server
     that stops and starts again on it (as `reflex run` does, run after run) finds it still free, not taken meanwhile
-    by another test's server."""
+    by another test's server; none of `taken`."""
     lowest = _ephemeral_start()
     while True:
         port = random.randrange(max(lowest - 10_000, 1_024), lowest)
+        if port in taken:
+            continue
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))

@@ -113,7 +113,8 @@ def dev(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
         if source.is_file():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, folder / name)
-    server = DevServer(folder, folder.parent / "reflex.log", kept_port(), kept_port())  # (the same in every run)
+    frontend = kept_port()
+    server = DevServer(folder, folder.parent / "reflex.log", frontend, kept_port(frontend))  # (the same in every run)
     yield server
     server.stop()
 
