@@ -81,7 +81,7 @@ async def tab_flow(
         if anchor:  # (its page says nothing when it is hydrated: the state's first frame says it)
             async with page.expect_websocket() as connecting:
                 await page.goto("/")
-            await (await connecting.value).wait_for_event("framereceived")
+            await (await connecting.value).wait_for_event("framereceived", lambda frame: "is_hydrated" in str(frame))
         else:
             await page.goto("/")
             await page.locator(".cui-composer").get_by_role("button", name="Send").wait_for()
