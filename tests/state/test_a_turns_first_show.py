@@ -12,10 +12,10 @@ import time
 from ag_ui.core import AssistantMessage, TextMessageContentEvent, TextMessageStartEvent
 from reflex.event import Event
 
-from copilot_ui.agents import Scrubber
-from copilot_ui.core import AgentRunStarted, Thread, TurnStarted, UserMessageAdded
+from copilot_ui.core import AgentRunStarted, Thread
 from copilot_ui.state.sink import ViewSink, ViewUpdate, _outgoing
-from copilot_ui.state.view import Conversation
+
+from ._opened_turn import a_turn_opens
 
 
 class _Tab:
@@ -35,11 +35,7 @@ class _Tab:
 
 
 def _a_turn_opens(tab: _Tab) -> tuple[Thread, ViewSink]:
-    thread = Thread()
-    thread.add_user_message("hello", "u1")
-    sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber(), send=tab.send)
-    sink.emit(TurnStarted(thread.id))
-    sink.emit(UserMessageAdded("u1", "hello", False))
+    thread, sink = a_turn_opens(tab.show, tab.send)
     sink.commit_soon()  # the commit before the turn's first run
     sink.emit(AgentRunStarted("run-1", 0))
     return thread, sink

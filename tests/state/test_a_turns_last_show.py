@@ -17,11 +17,11 @@ import asyncio
 import pytest
 from ag_ui.core import AssistantMessage, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 
-from copilot_ui.agents import Scrubber
-from copilot_ui.core import AgentRunStarted, Thread, TurnStarted, UserMessageAdded
-from copilot_ui.state.sink import Show, ViewSink, ViewUpdate
+from copilot_ui.core import AgentRunStarted, Thread
+from copilot_ui.state.sink import ViewSink, ViewUpdate
 from copilot_ui.state.sink import _outgoing as outgoing
-from copilot_ui.state.view import Conversation
+
+from ._opened_turn import a_turn_opens, the_agent_streams
 
 TAKES = 0.2  # seconds a show takes to write the tab's state
 
@@ -46,7 +46,7 @@ class _SlowTab:
 def test_the_show_that_says_the_turn_ended_waits_for_the_one_in_progress():
     async def scenario() -> list[tuple[str, bool]]:
         tab = _SlowTab()
-        thread, sink = _a_turn_opens(tab.show)
+        thread, sink = a_turn_opens(tab.show)
         _a_reply_starts(thread, sink)
         await asyncio.wait_for(tab.writing.wait(), 5)  # a flush is writing the tab's state
         sink.finish()
@@ -57,16 +57,6 @@ def test_the_show_that_says_the_turn_ended_waits_for_the_one_in_progress():
     assert ("cut short", True) not in shows  # the show in progress was written
     assert shows[0] == ("written", True)
     assert shows[-1] == ("written", False)  # then the end of the turn
-
-
-def _a_turn_opens(show: Show) -> tuple[Thread, ViewSink]:
-    """A turn's thread and sink, the person's message shown."""
-    thread = Thread()
-    thread.add_user_message("hello", "u1")
-    sink = ViewSink(show, thread, Conversation.of(thread.id), scrubber=Scrubber())
-    sink.emit(TurnStarted(thread.id))
-    sink.emit(UserMessageAdded("u1", "hello", False))
-    return thread, sink
 
 
 def _a_reply_starts(thread: Thread, sink: ViewSink) -> None:
@@ -81,7 +71,7 @@ def _a_reply_starts(thread: Thread, sink: ViewSink) -> None:
 def test_a_turn_cancelled_while_its_sink_closes_is_cancelled_and_the_show_in_progress_still_ends():
     async def scenario() -> tuple[bool, list[tuple[str, bool]]]:
         tab = _SlowTab()
-        _thread, sink = _a_turn_opens(tab.show)
+        _thread, sink = a_turn_opens(tab.show)
         await asyncio.wait_for(tab.writing.wait(), 5)  # a flush is writing the tab's state
         sink.finish()
         closing = asyncio.ensure_future(sink.close())
@@ -123,13 +113,12 @@ def test_a_reply_that_ends_with_its_turn_is_shown_ended_in_the_turns_last_show(m
 
     async def scenario() -> list[tuple[bool, bool | None]]:
         tab = _Tab()
-        thread, sink = _a_turn_opens(tab.show)
+        thread, sink = a_turn_opens(tab.show)
         _a_reply_starts(thread, sink)
         assert await tab.next_show() == (True, True)  # the first words, live
         await asyncio.sleep(2 * outgoing.MIN_INTERVAL)  # (the reply streams on: a flush may go at once from now)
         sink.emit(TextMessageEndEvent(message_id="m1"))
-        for _ in range(5):  # the agent's run ends in a few turns of the event loop
-            await asyncio.sleep(0)
+        await the_agent_streams()  # the agent's run ends in a few turns of the event loop
         sink.finish()
         await asyncio.wait_for(sink.close(), 5)
         return tab.shows
@@ -141,7 +130,7 @@ def test_a_reply_that_ends_with_its_turn_is_shown_ended_in_the_turns_last_show(m
 def test_a_reply_that_ends_while_the_run_goes_on_is_shown_ended_without_waiting_for_the_run():
     async def scenario() -> tuple[bool, bool | None]:
         tab = _Tab()
-        thread, sink = _a_turn_opens(tab.show)
+        thread, sink = a_turn_opens(tab.show)
         _a_reply_starts(thread, sink)
         await tab.next_show()
         sink.emit(TextMessageEndEvent(message_id="m1"))

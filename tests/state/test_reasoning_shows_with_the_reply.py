@@ -20,11 +20,11 @@ from ag_ui.core import (
     TextMessageStartEvent,
 )
 
-from copilot_ui.agents import Scrubber
-from copilot_ui.core import AgentRunStarted, Thread, TurnStarted, UserMessageAdded
-from copilot_ui.state.sink import ViewSink, ViewUpdate
+from copilot_ui.core import AgentRunStarted
+from copilot_ui.state.sink import ViewUpdate
 from copilot_ui.state.sink import _outgoing as outgoing
-from copilot_ui.state.view import Conversation
+
+from ._opened_turn import a_turn_opens, the_agent_streams
 
 Shown = tuple[str, ...]  # the kinds of the agent's items a show has, each with "*" while it streams
 
@@ -49,35 +49,26 @@ class _Tab:
             await asyncio.wait_for(self.shown.wait_for(lambda: any(kind in "".join(shown) for shown in self.shows[since:])), 5)
 
 
-async def _the_agent_streams() -> None:
-    for _ in range(5):  # (between two events a model's stream passes through the event loop)
-        await asyncio.sleep(0)
-
-
 def test_the_reasonings_end_shows_with_the_replys_first_words(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(outgoing, "TEXT_WAIT", 1.0)  # (longer than a few turns of the loop, even on a busy machine)
 
     async def scenario() -> tuple[list[Shown], list[Shown]]:
         tab = _Tab()
-        thread = Thread()
-        thread.add_user_message("why is the sky blue?", "u1")
-        sink = ViewSink(tab.show, thread, Conversation.of(thread.id), scrubber=Scrubber())
-        sink.emit(TurnStarted(thread.id))
-        sink.emit(UserMessageAdded("u1", "why is the sky blue?", False))
+        thread, sink = a_turn_opens(tab.show)
         sink.emit(AgentRunStarted("run-1", 0))
         thread.add_message(ReasoningMessage(id="r1", content=""))
         sink.emit(ReasoningMessageStartEvent(message_id="r1", role="reasoning"))
-        await _the_agent_streams()
+        await the_agent_streams()
         thread.append_text("r1", "Rayleigh scattering")
         sink.emit(ReasoningMessageContentEvent(message_id="r1", delta="Rayleigh scattering"))
         await tab.until_shown("r", 0)
         await asyncio.sleep(2 * outgoing.MIN_INTERVAL)  # (a flush may go at once from now)
         thinking = list(tab.shows)
         sink.emit(ReasoningMessageEndEvent(message_id="r1"))
-        await _the_agent_streams()
+        await the_agent_streams()
         thread.add_message(AssistantMessage(id="m1", content=""))
         sink.emit(TextMessageStartEvent(message_id="m1"))
-        await _the_agent_streams()
+        await the_agent_streams()
         thread.append_text("m1", "Because of")
         sink.emit(TextMessageContentEvent(message_id="m1", delta="Because of"))
         await tab.until_shown("a", len(thinking))
