@@ -135,16 +135,18 @@ class Witness:
 
     def first_piece_since(self, since: float) -> float | None:
         """When the first appended piece of any text came, at or after `since`."""
-        return next((time for time, _, _ in self.appends if time >= since), None)
+        first = self._first_append_since(since)
+        return None if first is None else first[0]
 
     def first_shown_since(self, since: float) -> float | None:
-        """When the first piece appended at or after `since` could be seen: the page shows a text once the item that
-        holds it is listed too (a card's texts are `<item>.<part>`), whichever of the two came last."""
-        for time, tid, _ in self.appends:
-            if time >= since:
-                listed = self.listed.get(tid.split(".")[0])
-                return None if listed is None else max(time, listed)
-        return None
+        """When that piece could be seen: the page shows a text once the item that holds it is listed too (a card's
+        texts are `<item>.<part>`), whichever of the two came last."""
+        first = self._first_append_since(since)
+        listed = None if first is None else self.listed.get(first[1].split(".")[0])
+        return None if first is None or listed is None else max(first[0], listed)
+
+    def _first_append_since(self, since: float) -> tuple[float, str] | None:
+        return next(((time, tid) for time, tid, _ in self.appends if time >= since), None)
 
     def whole_since(self, tid: str, since: float) -> float | None:
         """When text `tid` was handed over whole, at or after `since`."""
