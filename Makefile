@@ -54,7 +54,7 @@ test-serial: install browser services bytecode
 docs: install
 	$(BIN)/mkdocs build --strict
 
-bench: install
+bench: install browser services
 	$(BIN)/python -m bench
 
 # Style and types: ruff, then pyright (pyproject.toml: strict on protocol/, core/, agents/, store/; standard elsewhere).
