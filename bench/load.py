@@ -66,6 +66,11 @@ page) and `..._tab_first_text_p50_over_anchor` (the real tabs').
 With `--profile` the app's workers are sampled (bench/_layers.py) and each cell prints its CPU per
 turn by layer (`..._profile_<layer>`): Reflex, the transport, pydantic-ai, the copilot's own layers,
 the event loop, and what the other threads run (the store's writer, Reflex's, the server's I/O).
+It also prints where a message's first piece waited, in wall time (bench/_timeline.py), p50 and p95:
+`..._wait_app_set_up` (from the message's arrival to the app's call of pydantic-ai's Agent),
+`..._wait_run_set_up` (pydantic-ai setting the run up), `..._wait_model_words` (from there to the
+model's first words) and `..._wait_words_to_frame` (from those words to the frame that carries them);
+and `..._gc_pause_per_turn` and `..._gc_longest_pause`, the garbage collector's stops of a worker.
 
 Run from the project root: .venv/bin/python -m bench.load
 """
@@ -96,6 +101,7 @@ from bench._layers import WRITE_EVERY, layer_shares
 from bench._person import FLOW, HELLO, Person, Step, Turn, marker, new_run
 from bench._real_tab import TabFigures, tab_flow
 from bench._served import ROOT, WORK, AgentProcess, ServedApp, stopped_on_sigterm
+from bench._timeline import stage_waits, timeline
 from bench._usage import Processes, machine_cpu
 from bench._witness import crossed
 from tests._processes import CHROMIUM_ARGS
@@ -136,6 +142,9 @@ class Cell:
     flow: str = "demo"
     replies: list[str] = field(default_factory=list)  # the whole replies the people received
     layers: Counter[str] | None = None  # with --profile: the app's CPU samples while the people were on, by layer
+    waits: dict[str, list[float]] | None = None  # with --profile: ms each stage of a message's way to its first frame
+    gc_paused: float = 0.0  # with --profile: s the garbage collector stopped the workers while the people were on
+    gc_longest: float = 0.0  # s, its longest stop since the app started
     turns: list[Turn] = field(default_factory=list)
     by_step: list[list[Turn]] = field(default_factory=list)  # the turns of each step of the flow, every person's
     tab: TabFigures = field(default_factory=TabFigures)
@@ -174,6 +183,10 @@ class Cell:
             self,
             replies=[*self.replies, *other.replies],
             layers=None if self.layers is None or other.layers is None else self.layers + other.layers,
+            waits=None if self.waits is None or other.waits is None
+            else {stage: [*self.waits[stage], *other.waits[stage]] for stage in self.waits},
+            gc_paused=self.gc_paused + other.gc_paused,
+            gc_longest=max(self.gc_longest, other.gc_longest),
             turns=[*self.turns, *other.turns],
             by_step=[[*mine, *theirs] for mine, theirs in zip(self.by_step, other.by_step, strict=True)],
             tab=TabFigures([*self.tab.first_text, *other.tab.first_text], self.tab.turns + other.tab.turns,
@@ -370,6 +383,8 @@ async def measure(
     await asyncio.sleep(2 * WRITE_EVERY if samples is not None else 0)  # (the warm-up's samples written)
     before, services_before = server.usage(), services.usage() if services else None
     sampled = layer_shares(samples) if samples is not None else None
+    paused = timeline(samples, 0.0)[1]["paused"] if samples is not None else 0.0
+    began_wall = time.time()
     agent_before = agent.usage() if agent else None
     began, driver_before, machine_before = time.perf_counter(), time.process_time(), machine_cpu()
     # (the demo flow's tab is the copilot's only: the anchor app has no tools)
@@ -385,6 +400,8 @@ async def measure(
     if samples is not None and sampled is not None:
         await asyncio.sleep(2 * WRITE_EVERY)
         cell.layers = layer_shares(samples) - sampled
+        messages, collector = timeline(samples, began_wall)
+        cell.waits, cell.gc_paused, cell.gc_longest = stage_waits(messages), collector["paused"] - paused, collector["longest"]
     if agent is not None and agent_before is not None:
         cell.agent_cpu = agent.usage().cpu - agent_before.cpu
     lag_done.set()
@@ -471,6 +488,12 @@ def print_cell(cell: Cell) -> None:
             share = count / samples
             slug = re.sub(r"\W+", "_", layer.split("(")[0]).strip("_").lower()
             lines.append((f"profile_{slug}", f"{_cpu_per_turn(cell) * share * 1000:.1f} ms per turn ({share:.0%}: {layer})"))
+    if cell.waits is not None:
+        for stage, waits in cell.waits.items():
+            p50_p95 = f"{_ms(percentile(waits, 50))} / {_ms(percentile(waits, 95))}"
+            lines.append((f"wait_{stage}", f"{p50_p95} ({len(waits)} messages)"))
+        lines.append(("gc_pause_per_turn", f"{cell.gc_paused / max(cell.turn_count, 1) * 1000:.1f} ms"))
+        lines.append(("gc_longest_pause", f"{cell.gc_longest * 1000:.0f} ms"))
     for figure, value in lines:
         print(f"{name}_{figure}: {value}", flush=True)
 
