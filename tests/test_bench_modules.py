@@ -4,6 +4,8 @@ line of "failed" in a long run of figures."""
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,3 +28,21 @@ def test_the_benchmark_imports_and_has_its_main(module: str) -> None:
 def test_make_bench_runs_every_benchmark_module() -> None:
     modules = {f"bench.{path.stem}" for path in BENCH.glob("*.py") if not path.stem.startswith("_")}
     assert modules - set(_benchmarks()) == set(), "a benchmark module that `make bench` never runs"
+
+
+def test_the_profiles_timeline_hooks_the_points_it_times() -> None:
+    """bench/_timeline.py hooks Reflex's event queue and socket and pydantic-ai's Agent and FunctionModel as they are
+    imported: a rename in either library fails here, not as a profiled serving that never starts or times nothing."""
+    script = (
+        "import sys, tempfile\n"
+        "from bench import _timeline\n"
+        "_timeline.start(tempfile.mkdtemp())\n"
+        "import reflex.app, pydantic_ai.agent, pydantic_ai.models.function\n"
+        "from reflex_base.event.processor import event_processor\n"
+        "hooked = [event_processor.EventProcessor.enqueue, reflex.app.EventNamespace.emit_update,\n"
+        "          pydantic_ai.agent.Agent.iter, pydantic_ai.models.function.FunctionModel.__init__]\n"
+        "print(' '.join(function.__module__ for function in hooked))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], cwd=BENCH.parent, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.split() == ["bench._timeline"] * 4, ran.stdout
