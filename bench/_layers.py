@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -76,7 +77,13 @@ def _begin(folder: Path) -> None:
     _counts.clear()
     signal.signal(signal.SIGPROF, _sample)
     signal.setitimer(signal.ITIMER_PROF, INTERVAL, INTERVAL)
-    threading.Thread(target=_write, args=(folder / f"{os.getpid()}.json",), daemon=True, name="layers").start()
+    write_every(folder / f"{os.getpid()}.json", lambda: dict(_counts), name="layers")
+
+
+def write_every(path: Path, figures: Callable[[], object], *, name: str) -> None:
+    """Write `figures()` to `path` as JSON every WRITE_EVERY, from a thread of its own (a reader finds a whole file:
+    each is written beside it, then moved in place)."""
+    threading.Thread(target=_write, args=(path, figures), daemon=True, name=name).start()
 
 
 def _sample(_signal: int, frame: FrameType | None) -> None:
@@ -103,9 +110,9 @@ def _layer(frame: FrameType | None) -> str:
     return "other"
 
 
-def _write(path: Path) -> None:
+def _write(path: Path, figures: Callable[[], object]) -> None:
+    partial = path.with_name(path.name + ".part")
     while True:
         time.sleep(WRITE_EVERY)
-        partial = path.with_suffix(".part")
-        partial.write_text(json.dumps(dict(_counts)))
+        partial.write_text(json.dumps(figures()))
         partial.replace(path)

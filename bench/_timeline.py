@@ -6,7 +6,7 @@ when the model said its first words, and when the frame carrying them left for t
 collector stopped the worker. The copilot and the anchor app are timed at the same points, so their stages compare:
 the app's own set-up, pydantic-ai's set-up of the run, the way to the model's first words, and the app's way from
 those words to the frame. Under load each stage is mostly waiting for the event loop, which every person shares.
-Only the first run of a message counts; the figures are written to `<folder>/<pid>.timeline` twice a second.
+Only the first run of a message counts; the figures are written to `<folder>/<pid>.timeline` (`write_every`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import importlib.util
 import json
 import os
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-WRITE_EVERY = 0.5  # seconds between two writes of the figures so far
+from bench._layers import write_every
+
 # (name, from, to): each stage of a message's way to its first frame, in order
 STAGES = (
     ("app_set_up", "arrived", "run"),
@@ -81,7 +81,7 @@ def stage_waits(messages: Sequence[dict[str, float]]) -> dict[str, list[float]]:
 
 def _begin(folder: Path) -> None:
     gc.callbacks.append(_collected)
-    threading.Thread(target=_write, args=(folder / f"{os.getpid()}.timeline",), daemon=True, name="timeline").start()
+    write_every(folder / f"{os.getpid()}.timeline", lambda: {"messages": list(_done), "gc": dict(_gc)}, name="timeline")
 
 
 def _collected(phase: str, _info: dict[str, int]) -> None:
@@ -94,22 +94,19 @@ def _collected(phase: str, _info: dict[str, int]) -> None:
         _gc["longest"] = max(_gc["longest"], pause)
 
 
-def _write(path: Path) -> None:
-    while True:
-        time.sleep(WRITE_EVERY)
-        partial = path.with_name(path.name + ".part")  # (not `<pid>.part`: bench/_layers.py writes that)
-        partial.write_text(json.dumps({"messages": list(_done), "gc": dict(_gc)}))
-        partial.replace(path)
+def _current() -> _Message | None:
+    """The message of the tab whose event runs now, if it is on its way to its first frame."""
+    from reflex_base.event.context import EventContext
+
+    try:
+        return _open.get(EventContext.get().token)
+    except LookupError:
+        return None
 
 
-def _mark(stage: str, token: str | None = None) -> None:
-    """Note the stage for the message of the tab whose event runs now (or of `token`), the first time only."""
-    if token is None:
-        from reflex_base.event.context import EventContext
-
-        with contextlib.suppress(LookupError):
-            token = EventContext.get().token
-    message = _open.get(token or "")
+def _mark(stage: str) -> None:
+    """Note the stage for the current message, the first time only."""
+    message = _current()
     if message is not None and stage not in message.marks:
         message.marks[stage] = time.perf_counter()
 
@@ -174,13 +171,9 @@ def _hook_model(module: ModuleType) -> None:
 def _words_noted(stream: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncIterator[Any]]:
     async def streams(*args: Any) -> AsyncIterator[Any]:
         async for piece in stream(*args):
-            if isinstance(piece, str) and piece.strip():
-                from reflex_base.event.context import EventContext
-
-                with contextlib.suppress(LookupError):
-                    message = _open.get(EventContext.get().token)
-                    if message is not None and not message.said:
-                        message.marks["words"], message.said = time.perf_counter(), piece.split()[0][:12]
+            message = _current() if isinstance(piece, str) and piece.strip() else None
+            if message is not None and not message.said:
+                message.marks["words"], message.said = time.perf_counter(), piece.split()[0][:12]
             yield piece
 
     return streams
