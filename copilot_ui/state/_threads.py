@@ -65,17 +65,22 @@ class ThreadsState(rx.State):
         async with self:
             owner = await self._owner()
         store = await copilot.open_store()
-        stored = await thread_runs.load_latest(store, owner, str(thread_id)) if store is not None else None
-        if stored is None:
-            return
-        thread, conversation, texts = opened(stored)
-        async with self:
-            conversation_state = await self.get_state(CopilotState)
-            another = run_of_another_session(conversation_state, thread)
-            followed = another is not None or await runs_elsewhere(thread)
-            if followed:  # another tab's turn writes it (a closed tab's too): the tab shows it as a reload would
-                conversation_state.thread_id, conversation_state._thread = thread.id, None
-            page_agent = conversation_state._page_agent
+        while True:
+            stored = await thread_runs.load_latest(store, owner, str(thread_id)) if store is not None else None
+            if stored is None:
+                return
+            read_while = thread_runs.running(stored.thread.id)  # (the turn that worked on it as it was read, if any)
+            async with self:
+                conversation_state = await self.get_state(CopilotState)
+                if read_while is not None and thread_runs.running(stored.thread.id) is not read_while:
+                    continue  # that turn ended since: its last words came after the copy read
+                another = run_of_another_session(conversation_state, stored.thread)
+                thread, conversation, texts = opened(stored)  # (as the turn working on it has it, with no await since)
+                followed = another is not None or await runs_elsewhere(stored.thread)
+                if followed:  # another tab's turn writes it (a closed tab's too): the tab shows it as a reload would
+                    conversation_state.thread_id, conversation_state._thread = thread.id, None
+                page_agent = conversation_state._page_agent
+            break
         if followed:  # (as kept, going, until that turn is over; then as it ends up)
             yield CopilotState.open(page_agent)
             return

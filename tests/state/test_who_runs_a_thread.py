@@ -8,18 +8,21 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from ag_ui.core import AssistantMessage
 
 from copilot_ui.core import Claim, Thread, claims
-from copilot_ui.state import CopilotState
+from copilot_ui.state import CopilotState, ThreadsState, declarations
+from copilot_ui.state._owner import owner_of_tab
 from copilot_ui.state._tab import StateTab
 from copilot_ui.state.turns import thread_runs
 from copilot_ui.store import SQLThreadStore, StoredThread
 from copilot_ui.testing import CopilotSession
 
 from ._running_turn import a_running_turn
+from .test_texts_handed_over import run_script
 
 
 def test_a_message_to_a_thread_held_elsewhere_in_the_process_waits_for_it_and_is_answered(copilot: CopilotSession):
@@ -128,3 +131,70 @@ def test_a_conversation_read_as_its_turn_ends_comes_with_the_turns_last_words(tm
         return str(stored.thread.messages[-1].content)
 
     assert asyncio.run(opened_as_the_turn_ends()) == "Once upon a time."
+
+
+def test_a_conversation_opened_from_the_list_as_another_tabs_turn_ends_is_handed_its_last_words(
+    copilot: CopilotSession, monkeypatch: pytest.MonkeyPatch
+):
+    """Open in the list reads the stored copy while another tab's turn writes the thread, and that turn ends before
+    the tab's state comes (another of its events holds it): the tab is handed the reply whole, not cut where the copy
+    read had it, and nothing says it was interrupted."""
+    copilot.agent.says("Hello.")
+    copilot.say("hi")  # (the tab is open: its owner is known)
+    app = copilot._app
+    store = app.call(declarations.copilot.open_store())
+    assert store is not None
+    owner = app.call(owner_of_tab(copilot.state(CopilotState)))
+    thread = Thread(store.create(owner, agent="default").id)
+    thread.add_user_message("tell me a story", "u1")
+    thread.add_message(AssistantMessage(id="a1", content="Once upon"))
+    turn = a_running_turn(store, owner, thread, tab=_AnotherTab())
+    keeper = turn.keeper
+    assert keeper is not None
+
+    async def kept_while_it_streams() -> None:
+        await keeper.save(thread, turn.sink.conversation, running=True)
+
+    app.call(kept_while_it_streams())
+    read = False
+    read_now = store.load_with_notes
+
+    def load_with_notes(owner: str, thread_id: str) -> StoredThread | None:
+        nonlocal read
+        read = thread_id == thread.id
+        return read_now(owner, thread_id)
+
+    async def the_turn_ends() -> None:
+        thread_runs.leave(turn)
+        thread.replace_messages([*thread.messages[:-1], AssistantMessage(id="a1", content="Once upon a time.")])
+        await thread_runs.hand_over(turn, keeper.save(thread, turn.sink.conversation, running=False))
+
+    real_get_state = ThreadsState.get_state
+
+    async def get_state(self: ThreadsState, state_cls: type[Any]) -> Any:
+        nonlocal read
+        if read and state_cls is CopilotState:  # the tab's state comes once the turn is over
+            read = False
+            await the_turn_ends()
+        return await real_get_state(self, state_cls)
+
+    monkeypatch.setattr(store, "load_with_notes", load_with_notes)
+    monkeypatch.setattr(ThreadsState, "get_state", get_state)
+    handed_before = len(copilot.browser_events)
+    copilot.click(ThreadsState.select(thread.id))
+
+    tab = copilot.state(CopilotState)
+    reply = tab.get_value("_conversation").items(tab.get_value("_thread"))[-1]["id"]
+    tab_texts: dict[str, tuple[int, str]] = {}
+    for name, payload in copilot.browser_events[handed_before:]:
+        if name == "_call_script":
+            run_script(tab_texts, payload["javascript_code"])
+    assert tab_texts[reply][1] == "Once upon a time."
+    assert copilot.replies[-1] == "Once upon a time."
+    assert copilot.errors == []
+
+
+class _AnotherTab:
+    """The tab of another session that the turn shows in (closed, say)."""
+
+    token = "another-tab"
