@@ -1,12 +1,14 @@
 """Where a message's first piece waits, in wall time: the timeline `python -m bench.load --profile` prints.
 
 Each worker of a profiled app (bench/_profiling/sitecustomize.py arms this) notes, for every person's message (an
-event named `*.send`), when it arrived, when the app called pydantic-ai's `Agent.iter`, when that run was set up,
-when the model said its first words, and when the frame carrying them left for the tab; and how long the garbage
-collector stopped the worker. The copilot and the anchor app are timed at the same points, so their stages compare:
-the app's own set-up, pydantic-ai's set-up of the run, the way to the model's first words, and the app's way from
-those words to the frame. Under load each stage is mostly waiting for the event loop, which every person shares.
-Only the first run of a message counts; the figures are written to `<folder>/<pid>.timeline` (`write_every`).
+event named `*.send`), when it arrived, when the app called pydantic-ai's `Agent.iter`, when that run was set up, when
+the model said its first words, and when the frame carrying them left for the tab; how long the garbage collector
+stopped the worker; and its event loop's iterations that ran callbacks (how many, how long, how many took
+LONG_ITERATION or more: each of those holds up every message waiting on the loop). The copilot and the anchor app are
+timed at the same points, so their stages compare: the app's own set-up, pydantic-ai's set-up of the run, the way to
+the model's first words, and the app's way from those words to the frame. Under load each stage is mostly waiting for
+the event loop, which every person shares. Only the first run of a message counts; the figures are written to
+`<folder>/<pid>.timeline` (`write_every`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ _open: dict[str, _Message] = {}  # tab token → its message
 _done: list[dict[str, float]] = []  # each message's marks in ms from its arrival, and its "wall", once its frame left
 _gc = {"paused": 0.0, "longest": 0.0}  # seconds the collector stopped this worker: in all, and at most at once
 _gc_started = 0.0
+LONG_ITERATION = 0.004  # seconds: an iteration of the event loop this long holds up every message waiting on it
+# The event loop's iterations that ran callbacks: how many, their seconds, their callbacks, those of LONG_ITERATION or more
+_loop = {"iterations": 0, "busy": 0.0, "callbacks": 0, "long": 0}
+LOOP_FIGURES = tuple(_loop)
+_iteration = {"busy": 0.0, "callbacks": 0}  # the iteration running now
 
 
 def start(folder: str) -> None:
@@ -59,16 +66,18 @@ def start(folder: str) -> None:
 
 def timeline(folder: Path, since: float) -> tuple[list[dict[str, float]], dict[str, float]]:
     """The messages of every process written to `folder` that arrived after `since` (time.time()), and the
-    collector's pauses so far, summed over the processes."""
+    collector's pauses and the event loop's iterations so far, summed over the processes."""
     messages: list[dict[str, float]] = []
-    paused = {"paused": 0.0, "longest": 0.0}
+    totals = {"paused": 0.0, "longest": 0.0, **dict.fromkeys(LOOP_FIGURES, 0.0)}
     for written in folder.glob("*.timeline"):
         with contextlib.suppress(OSError, ValueError):
             figures = json.loads(written.read_text())
             messages += [message for message in figures["messages"] if message["wall"] >= since]
-            paused["paused"] += figures["gc"]["paused"]
-            paused["longest"] = max(paused["longest"], figures["gc"]["longest"])
-    return messages, paused
+            totals["paused"] += figures["gc"]["paused"]
+            totals["longest"] = max(totals["longest"], figures["gc"]["longest"])
+            for figure, value in figures["loop"].items():
+                totals[figure] += value
+    return messages, totals
 
 
 def stage_waits(messages: Sequence[dict[str, float]]) -> dict[str, list[float]]:
@@ -81,7 +90,41 @@ def stage_waits(messages: Sequence[dict[str, float]]) -> dict[str, list[float]]:
 
 def _begin(folder: Path) -> None:
     gc.callbacks.append(_collected)
-    write_every(folder / f"{os.getpid()}.timeline", lambda: {"messages": list(_done), "gc": dict(_gc)}, name="timeline")
+    _time_iterations()
+    write_every(folder / f"{os.getpid()}.timeline", _figures, name="timeline")
+
+
+def _figures() -> dict[str, object]:
+    return {"messages": list(_done), "gc": dict(_gc), "loop": dict(_loop)}
+
+
+def _time_iterations() -> None:
+    """Time the callbacks of each iteration of asyncio's event loop (not its wait for I/O), into `_loop`."""
+    import asyncio.base_events
+    import asyncio.events
+
+    run_once = asyncio.base_events.BaseEventLoop._run_once  # pyright: ignore[reportAttributeAccessIssue]
+    run = asyncio.events.Handle._run
+
+    def iteration(loop: Any) -> None:
+        if _iteration["callbacks"]:  # (the last iteration is over)
+            _loop["iterations"] += 1
+            _loop["busy"] += _iteration["busy"]
+            _loop["callbacks"] += _iteration["callbacks"]
+            _loop["long"] += _iteration["busy"] >= LONG_ITERATION
+            _iteration["busy"] = _iteration["callbacks"] = 0
+        run_once(loop)
+
+    def callback(handle: Any) -> None:
+        began = time.perf_counter()
+        try:
+            run(handle)
+        finally:
+            _iteration["busy"] += time.perf_counter() - began
+            _iteration["callbacks"] += 1
+
+    asyncio.base_events.BaseEventLoop._run_once = iteration  # pyright: ignore[reportAttributeAccessIssue]
+    asyncio.events.Handle._run = callback  # type: ignore[method-assign]
 
 
 def _collected(phase: str, _info: dict[str, int]) -> None:

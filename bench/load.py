@@ -70,7 +70,10 @@ It also prints where a message's first piece waited, in wall time (bench/_timeli
 `..._wait_app_set_up` (from the message's arrival to the app's call of pydantic-ai's Agent),
 `..._wait_run_set_up` (pydantic-ai setting the run up), `..._wait_model_words` (from there to the
 model's first words) and `..._wait_words_to_frame` (from those words to the frame that carries them);
-and `..._gc_pause_per_turn` and `..._gc_longest_pause`, the garbage collector's stops of a worker.
+`..._gc_pause_per_turn` and `..._gc_longest_pause`, the garbage collector's stops of a worker; and
+`..._loop_iterations_per_turn` (the event loop's iterations that ran callbacks, with their mean
+callbacks and time) and `..._loop_long_iterations_per_turn` (those of 4 ms or more, which hold up every
+message waiting on the loop).
 
 Run from the project root: .venv/bin/python -m bench.load
 """
@@ -101,7 +104,7 @@ from bench._layers import WRITE_EVERY, layer_shares
 from bench._person import FLOW, HELLO, Person, Step, Turn, marker, new_run
 from bench._real_tab import TabFigures, tab_flow
 from bench._served import ROOT, WORK, AgentProcess, ServedApp, stopped_on_sigterm
-from bench._timeline import stage_waits, timeline
+from bench._timeline import LONG_ITERATION, LOOP_FIGURES, stage_waits, timeline
 from bench._usage import Processes, machine_cpu
 from bench._witness import crossed
 from tests._processes import CHROMIUM_ARGS
@@ -145,6 +148,7 @@ class Cell:
     waits: dict[str, list[float]] | None = None  # with --profile: ms each stage of a message's way to its first frame
     gc_paused: float = 0.0  # with --profile: s the garbage collector stopped the workers while the people were on
     gc_longest: float = 0.0  # s, its longest stop since the app started
+    loop: dict[str, float] | None = None  # with --profile: the workers' event loop iterations meanwhile (bench/_timeline.py)
     turns: list[Turn] = field(default_factory=list)
     by_step: list[list[Turn]] = field(default_factory=list)  # the turns of each step of the flow, every person's
     tab: TabFigures = field(default_factory=TabFigures)
@@ -187,6 +191,8 @@ class Cell:
             else {stage: [*self.waits[stage], *other.waits[stage]] for stage in self.waits},
             gc_paused=self.gc_paused + other.gc_paused,
             gc_longest=max(self.gc_longest, other.gc_longest),
+            loop=None if self.loop is None or other.loop is None
+            else {figure: self.loop[figure] + other.loop[figure] for figure in self.loop},
             turns=[*self.turns, *other.turns],
             by_step=[[*mine, *theirs] for mine, theirs in zip(self.by_step, other.by_step, strict=True)],
             tab=TabFigures([*self.tab.first_text, *other.tab.first_text], self.tab.turns + other.tab.turns,
@@ -383,7 +389,7 @@ async def measure(
     await asyncio.sleep(2 * WRITE_EVERY if samples is not None else 0)  # (the warm-up's samples written)
     before, services_before = server.usage(), services.usage() if services else None
     sampled = layer_shares(samples) if samples is not None else None
-    paused = timeline(samples, 0.0)[1]["paused"] if samples is not None else 0.0
+    worker_before = timeline(samples, 0.0)[1] if samples is not None else {}
     began_wall = time.time()
     agent_before = agent.usage() if agent else None
     began, driver_before, machine_before = time.perf_counter(), time.process_time(), machine_cpu()
@@ -400,8 +406,10 @@ async def measure(
     if samples is not None and sampled is not None:
         await asyncio.sleep(2 * WRITE_EVERY)
         cell.layers = layer_shares(samples) - sampled
-        messages, collector = timeline(samples, began_wall)
-        cell.waits, cell.gc_paused, cell.gc_longest = stage_waits(messages), collector["paused"] - paused, collector["longest"]
+        messages, worker = timeline(samples, began_wall)
+        cell.waits, cell.gc_longest = stage_waits(messages), worker["longest"]
+        cell.gc_paused = worker["paused"] - worker_before["paused"]
+        cell.loop = {figure: worker[figure] - worker_before[figure] for figure in LOOP_FIGURES}
     if agent is not None and agent_before is not None:
         cell.agent_cpu = agent.usage().cpu - agent_before.cpu
     lag_done.set()
@@ -494,6 +502,12 @@ def print_cell(cell: Cell) -> None:
             lines.append((f"wait_{stage}", f"{p50_p95} ({len(waits)} messages)"))
         lines.append(("gc_pause_per_turn", f"{cell.gc_paused / max(cell.turn_count, 1) * 1000:.1f} ms"))
         lines.append(("gc_longest_pause", f"{cell.gc_longest * 1000:.0f} ms"))
+    if cell.loop is not None and cell.loop["iterations"]:
+        iterations, turns = cell.loop["iterations"], max(cell.turn_count, 1)
+        each = f"{cell.loop['callbacks'] / iterations:.1f} callbacks, {cell.loop['busy'] / iterations * 1e6:.0f} µs"
+        lines.append(("loop_iterations_per_turn", f"{iterations / turns:.0f} (each {each} on average)"))
+        long = f"{cell.loop['long'] / turns:.2f} ({LONG_ITERATION * 1000:.0f} ms or more)"
+        lines.append(("loop_long_iterations_per_turn", long))
     for figure, value in lines:
         print(f"{name}_{figure}: {value}", flush=True)
 

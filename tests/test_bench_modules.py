@@ -46,3 +46,25 @@ def test_the_profiles_timeline_hooks_the_points_it_times() -> None:
     ran = subprocess.run([sys.executable, "-c", script], cwd=BENCH.parent, capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.split() == ["bench._timeline"] * 4, ran.stdout
+
+
+def test_the_profiles_timeline_counts_the_event_loops_iterations_and_the_long_ones() -> None:
+    """bench/_timeline.py times asyncio's iterations through its private `_run_once` and `Handle._run`: a change in
+    asyncio fails here, not as a profiled serving that counts no iteration."""
+    script = (
+        "import asyncio, time\n"
+        "from bench import _timeline\n"
+        "_timeline._time_iterations()\n"
+        "async def main():\n"
+        "    for _ in range(5):\n"
+        "        await asyncio.sleep(0)\n"
+        "    time.sleep(2 * _timeline.LONG_ITERATION)\n"
+        "    await asyncio.sleep(0)\n"
+        "asyncio.run(main())\n"
+        "print(_timeline._loop['iterations'], _timeline._loop['long'])\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], cwd=BENCH.parent, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    iterations, long = map(int, ran.stdout.split())
+    assert iterations >= 6, ran.stdout
+    assert 1 <= long < iterations, ran.stdout  # (the one that slept; a busy machine may stretch another)
