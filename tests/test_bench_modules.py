@@ -43,9 +43,8 @@ def test_the_profiles_timeline_hooks_the_points_it_times() -> None:
         "          pydantic_ai.agent.Agent.iter, pydantic_ai.models.function.FunctionModel.__init__]\n"
         "print(' '.join(function.__module__ for function in hooked))\n"
     )
-    ran = subprocess.run([sys.executable, "-c", script], cwd=BENCH.parent, capture_output=True, text=True, timeout=120)
-    assert ran.returncode == 0, ran.stderr[-2000:]
-    assert ran.stdout.split() == ["bench._timeline"] * 4, ran.stdout
+    printed = _printed_by(script)
+    assert printed.split() == ["bench._timeline"] * 4, printed
 
 
 def test_the_profiles_timeline_counts_the_event_loops_iterations_and_the_long_ones() -> None:
@@ -63,8 +62,15 @@ def test_the_profiles_timeline_counts_the_event_loops_iterations_and_the_long_on
         "asyncio.run(main())\n"
         "print(_timeline._loop['iterations'], _timeline._loop['long'])\n"
     )
+    printed = _printed_by(script)
+    iterations, long = map(int, printed.split())
+    assert iterations >= 6, printed
+    assert 1 <= long < iterations, printed  # (the one that slept; a busy machine may stretch another)
+
+
+def _printed_by(script: str) -> str:
+    """What a Python process running `script` from the project's root printed (it must succeed: the test fails with
+    what it said on stderr otherwise)."""
     ran = subprocess.run([sys.executable, "-c", script], cwd=BENCH.parent, capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr[-2000:]
-    iterations, long = map(int, ran.stdout.split())
-    assert iterations >= 6, ran.stdout
-    assert 1 <= long < iterations, ran.stdout  # (the one that slept; a busy machine may stretch another)
+    return ran.stdout
