@@ -156,12 +156,12 @@ def test_a_conversation_opened_from_the_list_as_another_tabs_turn_ends_is_handed
         await keeper.save(thread, turn.sink.conversation, running=True)
 
     app.call(kept_while_it_streams())
-    read = False
+    read = ended = False
     read_now = store.load_with_notes
 
     def load_with_notes(owner: str, thread_id: str) -> StoredThread | None:
         nonlocal read
-        read = thread_id == thread.id
+        read = read or thread_id == thread.id
         return read_now(owner, thread_id)
 
     async def the_turn_ends() -> None:
@@ -172,9 +172,9 @@ def test_a_conversation_opened_from_the_list_as_another_tabs_turn_ends_is_handed
     real_get_state = ThreadsState.get_state
 
     async def get_state(self: ThreadsState, state_cls: type[Any]) -> Any:
-        nonlocal read
-        if read and state_cls is CopilotState:  # the tab's state comes once the turn is over
-            read = False
+        nonlocal ended
+        if read and not ended and state_cls is CopilotState:  # the tab's state comes once the turn is over
+            ended = True
             await the_turn_ends()
         return await real_get_state(self, state_cls)
 
