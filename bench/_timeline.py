@@ -54,7 +54,7 @@ _gc_started = 0.0
 LONG_ITERATION = 0.004  # seconds: an iteration of the event loop this long holds up every message waiting on it
 # The event loop's iterations that ran callbacks: how many, their seconds, their callbacks, those of LONG_ITERATION or more
 _loop = {"iterations": 0, "busy": 0.0, "callbacks": 0, "long": 0}
-LOOP_FIGURES = tuple(_loop)
+SUMMED = ("paused", *_loop)  # the figures that add up over time and over the workers (the others: "longest")
 _iteration = {"busy": 0.0, "callbacks": 0}  # the iteration running now
 
 
@@ -68,7 +68,7 @@ def timeline(folder: Path, since: float) -> tuple[list[dict[str, float]], dict[s
     """The messages of every process written to `folder` that arrived after `since` (time.time()), and the
     collector's pauses and the event loop's iterations so far, summed over the processes."""
     messages: list[dict[str, float]] = []
-    totals = {"paused": 0.0, "longest": 0.0, **dict.fromkeys(LOOP_FIGURES, 0.0)}
+    totals = {"longest": 0.0, **dict.fromkeys(SUMMED, 0.0)}
     for written in folder.glob("*.timeline"):
         with contextlib.suppress(OSError, ValueError):
             figures = json.loads(written.read_text())

@@ -104,7 +104,7 @@ from bench._layers import WRITE_EVERY, layer_shares
 from bench._person import FLOW, HELLO, Person, Step, Turn, marker, new_run
 from bench._real_tab import TabFigures, tab_flow
 from bench._served import ROOT, WORK, AgentProcess, ServedApp, stopped_on_sigterm
-from bench._timeline import LONG_ITERATION, LOOP_FIGURES, stage_waits, timeline
+from bench._timeline import LONG_ITERATION, SUMMED, stage_waits, timeline
 from bench._usage import Processes, machine_cpu
 from bench._witness import crossed
 from tests._processes import CHROMIUM_ARGS
@@ -146,9 +146,10 @@ class Cell:
     replies: list[str] = field(default_factory=list)  # the whole replies the people received
     layers: Counter[str] | None = None  # with --profile: the app's CPU samples while the people were on, by layer
     waits: dict[str, list[float]] | None = None  # with --profile: ms each stage of a message's way to its first frame
-    gc_paused: float = 0.0  # with --profile: s the garbage collector stopped the workers while the people were on
-    gc_longest: float = 0.0  # s, its longest stop since the app started
-    loop: dict[str, float] | None = None  # with --profile: the workers' event loop iterations meanwhile (bench/_timeline.py)
+    # with --profile: the workers' figures while the people were on (bench/_timeline.SUMMED): the garbage collector's
+    # stops ("paused", s) and the event loop's iterations
+    worker: dict[str, float] | None = None
+    gc_longest: float = 0.0  # s, the garbage collector's longest stop since the app started
     turns: list[Turn] = field(default_factory=list)
     by_step: list[list[Turn]] = field(default_factory=list)  # the turns of each step of the flow, every person's
     tab: TabFigures = field(default_factory=TabFigures)
@@ -189,10 +190,9 @@ class Cell:
             layers=None if self.layers is None or other.layers is None else self.layers + other.layers,
             waits=None if self.waits is None or other.waits is None
             else {stage: [*self.waits[stage], *other.waits[stage]] for stage in self.waits},
-            gc_paused=self.gc_paused + other.gc_paused,
+            worker=None if self.worker is None or other.worker is None
+            else {figure: self.worker[figure] + other.worker[figure] for figure in self.worker},
             gc_longest=max(self.gc_longest, other.gc_longest),
-            loop=None if self.loop is None or other.loop is None
-            else {figure: self.loop[figure] + other.loop[figure] for figure in self.loop},
             turns=[*self.turns, *other.turns],
             by_step=[[*mine, *theirs] for mine, theirs in zip(self.by_step, other.by_step, strict=True)],
             tab=TabFigures([*self.tab.first_text, *other.tab.first_text], self.tab.turns + other.tab.turns,
@@ -408,8 +408,7 @@ async def measure(
         cell.layers = layer_shares(samples) - sampled
         messages, worker = timeline(samples, began_wall)
         cell.waits, cell.gc_longest = stage_waits(messages), worker["longest"]
-        cell.gc_paused = worker["paused"] - worker_before["paused"]
-        cell.loop = {figure: worker[figure] - worker_before[figure] for figure in LOOP_FIGURES}
+        cell.worker = {figure: worker[figure] - worker_before[figure] for figure in SUMMED}
     if agent is not None and agent_before is not None:
         cell.agent_cpu = agent.usage().cpu - agent_before.cpu
     lag_done.set()
@@ -500,14 +499,15 @@ def print_cell(cell: Cell) -> None:
         for stage, waits in cell.waits.items():
             p50_p95 = f"{_ms(percentile(waits, 50))} / {_ms(percentile(waits, 95))}"
             lines.append((f"wait_{stage}", f"{p50_p95} ({len(waits)} messages)"))
-        lines.append(("gc_pause_per_turn", f"{cell.gc_paused / max(cell.turn_count, 1) * 1000:.1f} ms"))
+    if (worker := cell.worker) is not None:
+        turns, iterations = max(cell.turn_count, 1), worker["iterations"]
+        lines.append(("gc_pause_per_turn", f"{worker['paused'] / turns * 1000:.1f} ms"))
         lines.append(("gc_longest_pause", f"{cell.gc_longest * 1000:.0f} ms"))
-    if cell.loop is not None and cell.loop["iterations"]:
-        iterations, turns = cell.loop["iterations"], max(cell.turn_count, 1)
-        each = f"{cell.loop['callbacks'] / iterations:.1f} callbacks, {cell.loop['busy'] / iterations * 1e6:.0f} µs"
-        lines.append(("loop_iterations_per_turn", f"{iterations / turns:.0f} (each {each} on average)"))
-        long = f"{cell.loop['long'] / turns:.2f} ({LONG_ITERATION * 1000:.0f} ms or more)"
-        lines.append(("loop_long_iterations_per_turn", long))
+        if iterations:
+            each = f"{worker['callbacks'] / iterations:.1f} callbacks, {worker['busy'] / iterations * 1e6:.0f} µs"
+            lines.append(("loop_iterations_per_turn", f"{iterations / turns:.0f} (each {each} on average)"))
+            long = f"{worker['long'] / turns:.2f} ({LONG_ITERATION * 1000:.0f} ms or more)"
+            lines.append(("loop_long_iterations_per_turn", long))
     for figure, value in lines:
         print(f"{name}_{figure}: {value}", flush=True)
 
