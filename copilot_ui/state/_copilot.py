@@ -23,7 +23,7 @@ from ..core import Answer, Approve, Thread
 from . import _decisions, _messages, _rating, _reopening
 from ._closed_sessions import watch_closed_sessions
 from ._forms import Form, form_answer
-from ._startup_heap import freeze_startup_heap
+from ._garbage_collector import set_up_garbage_collector
 from ._tab import hand_over_texts, pick_agent, show_older, switch
 from .sink import BrowserEvent
 from .turns import deliver_browser_answer, remote, thread_runs
@@ -59,7 +59,7 @@ class CopilotState(rx.State):
     async def open(self, page_agent: str = "default") -> AsyncIterator[BrowserEvent]:
         """The copilot is on the page, or its connection is back: show the tab's conversation as it is now."""
         watch_closed_sessions()
-        freeze_startup_heap()
+        set_up_garbage_collector()
         async for event in _reopening.reopen(self, page_agent):
             yield event
 
