@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from ...errors import BrowserToolError, NoBrowser
@@ -23,13 +24,17 @@ _PENDING: dict[str, tuple[str, asyncio.Future[Any]]] = {}  # one-time key -> (ta
 
 
 class ThreadRunPage:
-    """The tab of a turn, as a browser tool reaches it (`declarations.current_page` while the turn runs)."""
+    """The tab of a turn, as a browser tool reaches it (`declarations.current_page` while the turn runs). It holds the
+    turn weakly: a timer the turn leaves behind keeps its context, and would keep the turn with it, until the timer is
+    due (pydantic-ai's timeout of a model request: a minute by default)."""
 
     def __init__(self, thread_run: ThreadRun) -> None:
-        self._thread_run = thread_run
+        self._thread_run = weakref.ref(thread_run)
 
     async def run_script(self, script: str, arguments: dict[str, Any], seconds: float) -> Any:
-        thread_run = self._thread_run
+        thread_run = self._thread_run()
+        if thread_run is None:
+            raise BrowserToolError("the turn that called this tool is over")
         if thread_run.tab.browser_answer is None:  # (an agent task's turn: what it sends reaches no browser)
             raise NoBrowser()
         key = secrets.token_urlsafe(12)
