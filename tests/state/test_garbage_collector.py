@@ -15,7 +15,7 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 
 # A tab of the demo app arrives (the testing kit's headless session), its collector's settings printed as JSON.
 FIRST_TAB = """
-import gc, json, sys, tempfile
+import gc, json, tempfile
 from pathlib import Path
 {before}
 from copilot_ui.testing._fixture import copilot_session
