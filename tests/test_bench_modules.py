@@ -4,11 +4,11 @@ line of "failed" in a long run of figures."""
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests._processes import python_prints
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -43,7 +43,7 @@ def test_the_profiles_timeline_hooks_the_points_it_times() -> None:
         "          pydantic_ai.agent.Agent.iter, pydantic_ai.models.function.FunctionModel.__init__]\n"
         "print(' '.join(function.__module__ for function in hooked))\n"
     )
-    printed = _printed_by(script)
+    printed = python_prints(script)
     assert printed.split() == ["bench._timeline"] * 4, printed
 
 
@@ -62,15 +62,7 @@ def test_the_profiles_timeline_counts_the_event_loops_iterations_and_the_long_on
         "asyncio.run(main())\n"
         "print(_timeline._loop['iterations'], _timeline._loop['long'])\n"
     )
-    printed = _printed_by(script)
+    printed = python_prints(script)
     iterations, long = map(int, printed.split())
     assert iterations >= 6, printed
     assert 1 <= long < iterations, printed  # (the one that slept; a busy machine may stretch another)
-
-
-def _printed_by(script: str) -> str:
-    """What a Python process running `script` from the project's root printed (it must succeed: the test fails with
-    what it said on stderr otherwise)."""
-    ran = subprocess.run([sys.executable, "-c", script], cwd=BENCH.parent, capture_output=True, text=True, timeout=120)
-    assert ran.returncode == 0, ran.stderr[-2000:]
-    return ran.stdout

@@ -5,13 +5,10 @@ case runs in a process of its own: the collector's settings are the process's.""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-from pathlib import Path
 
 from copilot_ui.state._garbage_collector import PYTHON_DEFAULT
-
-CHECKOUT = Path(__file__).resolve().parents[2]
+from tests._processes import python_prints
 
 # A tab of the demo app arrives (the testing kit's headless session), its collector's settings printed as JSON.
 FIRST_TAB = """
@@ -27,16 +24,7 @@ with copilot_session(Path(tempfile.mkdtemp())) as tab:
 
 
 def _collector_after_the_first_tab(before: str = "") -> dict[str, list[int] | int]:
-    ran = subprocess.run(
-        [sys.executable, "-c", FIRST_TAB.format(before=before)],
-        cwd=CHECKOUT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    return json.loads(ran.stdout.strip().splitlines()[-1])
+    return json.loads(python_prints(FIRST_TAB.format(before=before)).strip().splitlines()[-1])
 
 
 def test_the_first_tab_freezes_what_the_app_made_and_passes_over_young_objects_every_2000() -> None:
