@@ -57,7 +57,9 @@ def _app_environment(provider: dict[str, str]) -> dict[str, str]:
     kept = {
         name: value
         for name, value in os.environ.items()
-        if name not in ("PYTEST_VERSION", "CI") and not name.startswith(("COPILOT_", "OPENAI_", "ANTHROPIC_"))
+        # (PYDANTIC_AI_NO_BANNER: a shell that silences the banner would hide what this test reads)
+        if name not in ("PYTEST_VERSION", "CI", "PYDANTIC_AI_NO_BANNER")
+        and not name.startswith(("COPILOT_", "OPENAI_", "ANTHROPIC_"))
     }
     checkout = os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH", "")]))
     return {**kept, **BASE_SETTINGS, **provider, "AI_AGENT": "1", "NO_COLOR": "1", "PYTHONPATH": checkout}
