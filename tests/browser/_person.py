@@ -11,6 +11,7 @@ TURN_TIMEOUT = 20_000  # ms: a turn of the demo model, on a busy two-core machin
 
 def ask(page: Page, text: str) -> None:
     """Type a message in the copilot's box and press Enter; returns once the copilot shows it (the run has begun)."""
+    hydrated(page)  # (before React has taken over the served box, Enter there starts a new line and sends nothing)
     sent = page.locator('[data-kind="user"]')
     before = sent.count()
     box = page.get_by_role("textbox", name="Ask the copilot")

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.wire._aimock import Aimock, text
 
-from ._person import TURN_TIMEOUT, ask, card, idle, replies
+from ._person import TURN_TIMEOUT, ask, card, hydrated, idle, replies
 from .conftest import EXTRAS, ServedApp, Tabs, _served
 
 APIS = {"responses": "default", "chat-completions": "chat-completions"}  # the agent that speaks each API (_openai_extras)
@@ -68,6 +68,7 @@ def _warm_up(browser: Browser, url: str, aimock: Aimock) -> None:
     for agent in APIS.values():
         page = context.new_page()
         page.goto("/")
+        hydrated(page)  # (a choice made before the page is the server's is lost)
         page.get_by_role("combobox", name="Agent").select_option(agent)
         ask(page, "are you there")
         expect(replies(page).last).to_have_text("I am here.", timeout=TURN_TIMEOUT)
@@ -81,6 +82,7 @@ def openai_page(request: pytest.FixtureRequest, tabs: Tabs, openai_app: ServedAp
     page = tabs.open(openai_app.url)
     page.add_init_script(RECORDER)
     page.goto("/")
+    hydrated(page)  # (a choice made before the page is the server's is lost)
     if APIS[request.param] != "default":
         page.get_by_role("combobox", name="Agent").select_option(APIS[request.param])
     return page
