@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 
+from ._checks import keywords_checked
 from .agents import Agent, LocalAgent
 from .server import EndpointAccess, agui_app, guarded, refusal
 from .server._endpoint_access import TOKEN_VARIABLE, ASGIApp, Receive, Scope, Send
@@ -22,6 +23,7 @@ DEFAULT_PATH = "/copilot/agui"
 logger = logging.getLogger("copilot_ui")
 
 
+@keywords_checked("cui.agent_endpoint")
 def agent_endpoint(
     path: str = DEFAULT_PATH,
     agent: str | LocalAgent = "default",

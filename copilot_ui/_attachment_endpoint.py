@@ -31,6 +31,7 @@ import logging
 from collections.abc import Callable
 from urllib.parse import parse_qs, quote, unquote
 
+from ._checks import keywords_checked
 from .core import Attachment, AttachmentRules, Refusal
 from .core._attachments import shown_name
 from .protocol._json import JSON
@@ -43,6 +44,7 @@ _NAME_LIMIT = 255
 logger = logging.getLogger("copilot_ui")
 
 
+@keywords_checked("cui.attachment_endpoint")
 def attachment_endpoint(path: str = DEFAULT_PATH) -> Callable[[ASGIApp], ASGIApp]:
     """An `api_transformer` for `rx.App` that lets the composer take files (see `cui.copilot.attachments` for which)."""
     if not path.startswith("/") or path.endswith("/"):

@@ -3,8 +3,8 @@
 value, what it takes and the close matches.
 
 - One declaration's options: `unknown_options`, `tool_options` (frontend_tool, human_in_the_loop, browser_tool, a
-  hand-made Tool), `editable_names`, `mcp_approval`, `layout_options`, and `keywords_checked` for a function's
-  keywords (the layouts, mcp_server).
+  hand-made Tool), `editable_names`, `mcp_approval`, `layout_options`, and `keywords_checked` for the keywords of
+  the other declarations (the layouts, cui.context, cui.builtin_agent, cui.HttpAgent, cui.LoopLimits…).
 - What declarations refer to (a card's tool, a tool's agent) is checked when a layout is built:
   `state/declarations/_references.py`.
 """
@@ -18,7 +18,7 @@ import logging
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .errors import DeclarationError
 
@@ -246,20 +246,37 @@ def shortcut(where: str, value: object) -> None:
 
 
 def keywords_checked(where: str) -> Callable[[F], F]:
-    """A function whose unknown keywords are a DeclarationError naming the close ones (Python's TypeError names none)."""
+    """A function, a method or a class (its `__init__`) whose unknown keywords are a DeclarationError naming the
+    close ones (Python's TypeError names none)."""
 
     def decorate(declared: F) -> F:
-        parameters = inspect.signature(declared).parameters
-        keywords = [name for name, p in parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-
-        @functools.wraps(declared)
-        def checked(*args: object, **kwargs: object) -> object:
-            unknown_options(where, kwargs, keywords)
-            return declared(*args, **kwargs)
-
-        return checked  # type: ignore[return-value]
+        if not inspect.isclass(declared):
+            return cast(F, _keywords_checked(where, declared))
+        setattr(declared, "__init__", _keywords_checked(where, declared.__init__))  # noqa: B010 (pyright: no assigning a method)
+        return cast(F, declared)
 
     return decorate
+
+
+def _keywords_checked(where: str, declared: Callable[..., Any]) -> Callable[..., Any]:
+    parameters = inspect.signature(declared).parameters
+    taken = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    keywords = [name for name, p in parameters.items() if p.kind in taken and name not in ("self", "cls")]
+    if inspect.iscoroutinefunction(declared):
+
+        @functools.wraps(declared)
+        async def awaited(*args: object, **kwargs: object) -> object:
+            unknown_options(where, kwargs, keywords)
+            return await declared(*args, **kwargs)
+
+        return awaited
+
+    @functools.wraps(declared)
+    def checked(*args: object, **kwargs: object) -> object:
+        unknown_options(where, kwargs, keywords)
+        return declared(*args, **kwargs)
+
+    return checked
 
 
 def close_matches(value: object, choices: Iterable[str]) -> list[str]:

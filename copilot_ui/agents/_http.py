@@ -25,6 +25,7 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 from ag_ui.core import BaseEvent, EventType, RunAgentInput
 
+from .._checks import keywords_checked
 from ..errors import (
     AgentError,
     AgentHTTPError,
@@ -67,6 +68,7 @@ class HttpLimits:
         return httpx.Timeout(self.idle_timeout, connect=self.connect_timeout)
 
 
+@keywords_checked("cui.HttpAgent")
 class HttpAgent(Agent):
     """An AG-UI agent reached over HTTP."""
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from reflex.event import EventCallback, EventSpec
 
+from .._checks import keywords_checked
 from ..state import CopilotState
 from ._layout import layout_command
 
 
+@keywords_checked("cui.send_message")
 def send_message(text: str, *, agent: str = "") -> list[EventSpec | EventCallback[()]]:
     """Send `text` as if the person had typed it, opening the copilot if it is closed.
 

@@ -21,6 +21,7 @@ from dataclasses import KW_ONLY, dataclass
 
 from ag_ui.core import ContentPart, DataSource, DocumentPart, ImagePart, Message, TextPart, UrlSource, UserMessage
 
+from .._checks import keywords_checked
 from ..protocol._json import JSONObject
 
 REFERENCE = "copilot-attachment:"  # the source of a media part whose bytes the copilot keeps
@@ -125,6 +126,7 @@ class Attachment:
         return self.mime_type in INLINE_TYPES
 
 
+@keywords_checked("cui.AttachmentRules")
 @dataclass(frozen=True)
 class AttachmentRules:
     """What the composer accepts: media types (`image/*` takes every image), and sizes.

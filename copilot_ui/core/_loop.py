@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ag_ui.core import Context
 
+from .._checks import keywords_checked
 from ..agents import Agent
 from ..errors import ThreadBusy
 from ..protocol import new_id
@@ -41,6 +42,7 @@ from ._turn import Emit, Turn, deliver
 ContextProvider = Callable[[], "Awaitable[list[Context]] | list[Context]"]
 
 
+@keywords_checked("cui.LoopLimits")
 @dataclass(frozen=True, kw_only=True)
 class LoopLimits:
     """Bounds that keep an agent from spinning forever."""

@@ -30,6 +30,7 @@ from pydantic_ai.tools import ToolFuncEither
 from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.ui import StateDeps
 
+from .._checks import keywords_checked
 from ..agents import LocalAgent
 from ._demo import demo_model
 from ._demo_script import DemoScript
@@ -60,6 +61,7 @@ def builtin_model(demo_script: DemoScript | None = None) -> Model | str:
     return demo_model(script=demo_script) if name in ("", "demo") else name
 
 
+@keywords_checked("cui.compatible_model")
 def compatible_model(name: str, base_url: str, *, api_key: str | None = None) -> Model:
     """A model on a server with OpenAI's Chat Completions API (Ollama, vLLM, LM Studio…): its name there, the server's
     base URL (e.g. "http://localhost:11434/v1"), and its API key if it needs one."""
@@ -109,6 +111,7 @@ def builtin_pydantic_agent(
     return agent
 
 
+@keywords_checked("cui.builtin_agent")
 def builtin_agent(
     model: Model | str | None = None,
     agent_id: str = "default",

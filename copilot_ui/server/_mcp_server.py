@@ -107,6 +107,7 @@ def mcp_server(
     return McpServer(name, toolset, approval=approval, prefix=prefix, timeout=timeout, secrets=secrets)
 
 
+@keywords_checked("cui.McpServer")
 class McpServer(AbstractToolset[Any]):
     """An MCP server's tools for the built-in agent (see the module's docstring); `mcp_server()` makes one, or wrap
     an MCPToolset of your own (OAuth, a custom client) with its `secrets`."""

@@ -29,6 +29,7 @@ from reflex.event import Event
 from reflex.istate.proxy import StateProxy
 from reflex_base.event.context import EventContext
 
+from .._checks import keywords_checked
 from ..core import Answer, Approve, Decision, Deny, Thread, TurnOutcome, parse_arguments
 from ..protocol import new_id
 from ._closed_sessions import keep_while_busy, sent_while_connected, watch_closed_sessions, when_released
@@ -95,6 +96,7 @@ class TaskState(rx.State):
         await _decide(self, form, Answer(str(form.get("answer") or "")))
 
 
+@keywords_checked("cui.run_task")
 async def run_task(state: Any, prompt: str, *, agent: str = "default", show: Show = "panel") -> TaskResult:
     """Run an agent task from a background event handler of the app (`@rx.event(background=True)`): the agent gets
     `prompt`, the page's frontend tools and its context, and its result comes back here. Nothing joins the

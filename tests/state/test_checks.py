@@ -287,3 +287,40 @@ def test_a_misspelt_mcp_approval_is_an_error_that_suggests_the_word():
 def test_a_misspelt_mcp_option_is_an_error_that_names_the_close_one():
     assert "Did you mean approval=?" in error_of(lambda: cui.mcp_server("notes", command="python", aproval="always"))
     assert "prefix='my notes' is not valid" in error_of(lambda: cui.mcp_server("notes", command="python", prefix="my notes"))
+
+
+# The other declarations' keywords
+
+
+@pytest.mark.parametrize(
+    ("declare", "said"),
+    [
+        (lambda: Copilot().context(BookingState, descripton="Nights"), "cui.context: there is no option descripton=; "),
+        (lambda: Copilot().render_tool("refund_order", dispaly=None), "Did you mean display=?"),
+        (lambda: Copilot().agent_state(BookingState, agnet="default"), "Did you mean agent=?"),
+        (lambda: cui.builtin_agent(modle="test"), "cui.builtin_agent: there is no option modle=; the options are model,"),
+        (lambda: cui.builtin_agent(modle="test"), "Did you mean model=?"),
+        (lambda: cui.HttpAgent("http://127.0.0.1:9/agui", agent_idd="a"), "Did you mean agent_id=?"),
+        (lambda: cui.LoopLimits(max_followups=3), "cui.LoopLimits: there is no option max_followups=; the options are"),
+        (lambda: cui.AttachmentRules(max_file_byte=10), "Did you mean max_file_bytes="),
+        (lambda: cui.agent_endpoint(orgins=["https://example.com"]), "Did you mean origins=?"),
+        (lambda: cui.attachment_endpoint(pth="/files"), "Did you mean path=?"),
+        (lambda: cui.content_security_policy(image_host=["cdn.example.com"]), "Did you mean image_hosts="),
+        (lambda: cui.compatible_model("llama3", "http://127.0.0.1:9/v1", apikey="k"), "Did you mean api_key=?"),
+        (lambda: cui.send_message("Hello", agnt="default"), "Did you mean agent=?"),
+    ],
+)
+def test_a_misspelt_keyword_of_any_declaration_is_an_error_that_names_the_close_one(declare, said):
+    assert said in error_of(declare)
+
+
+def test_the_checked_declarations_take_their_keywords_as_before():
+    limits = cui.LoopLimits(max_follow_ups=3)
+    assert (limits.max_follow_ups, limits.max_same_call) == (3, 3)
+    assert cui.HttpAgent("http://127.0.0.1:9/agui", agent_id="remote").agent_id == "remote"
+    assert cui.AttachmentRules(max_files=2).max_files == 2
+
+
+async def test_a_misspelt_keyword_of_run_task_is_an_error_when_it_is_awaited():
+    with pytest.raises(DeclarationError, match=r"cui\.run_task: there is no option shwo=.*Did you mean show=\?"):
+        await cui.run_task(None, "Summarize the orders", shwo="panel")

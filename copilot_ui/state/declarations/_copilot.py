@@ -22,6 +22,7 @@ from ..._checks import (
     TOOL_NAME,
     check_tool,
     function_of,
+    keywords_checked,
     tool_options,
 )
 from ...agents import Agent, AgentRegistry, Scrubber, environment_secrets, scrubber_for
@@ -236,6 +237,7 @@ class Copilot:
         """
         return self._declaring("browser_tool", BROWSER_OPTIONS, function, {**options, "script": script, "timeout": timeout})
 
+    @keywords_checked("cui.render_tool")
     def render_tool(self, name: str, *, display: Display | None = None) -> Callable[[F], F]:
         """Draw the calls of a tool (or "*" for every tool without a card of its own) with this function.
 
@@ -280,6 +282,7 @@ class Copilot:
 
         return register
 
+    @keywords_checked("cui.agent_state")
     def agent_state(self, state_type: type, *, agent: str | tuple[str, ...] | list[str] | None = None) -> type:
         """Share this Reflex state with the agent (with `agent=`, only with that agent, or those): its fields go with
         every run as keys of the agent's state, and the agent's STATE_SNAPSHOT / STATE_DELTA events change them while
@@ -353,6 +356,7 @@ class Copilot:
         self.feedback_hooks.append(hook)
         return hook
 
+    @keywords_checked("cui.context")
     def context(self, state: type | None = None, *, description: str) -> Callable[[F], F]:
         """Declare what the agent sees: the function's value (of the given page state) is sent with every run."""
 
