@@ -4,7 +4,8 @@ value, what it takes and the close matches.
 
 - One declaration's options: `unknown_options`, `tool_options` (frontend_tool, human_in_the_loop, browser_tool, a
   hand-made Tool), `editable_names`, `mcp_approval`, `layout_options`, and `keywords_checked` for the keywords of
-  the other declarations (the layouts, cui.context, cui.builtin_agent, cui.HttpAgent, cui.LoopLimits…).
+  the other declarations (the layouts, cui.context, cui.builtin_agent, cui.HttpAgent, cui.LoopLimits…),
+  `whole_number` for a count or a size, and `Assigned` for an attribute the app assigns (cui.copilot.limits).
 - What declarations refer to (a card's tool, a tool's agent) is checked when a layout is built:
   `state/declarations/_references.py`.
 """
@@ -18,7 +19,7 @@ import logging
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .errors import DeclarationError
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("copilot_ui")
 
 F = TypeVar("F", bound=Callable[..., object])
+T = TypeVar("T")
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what model providers accept as a tool's name
 
@@ -277,6 +279,35 @@ def _keywords_checked(where: str, declared: Callable[..., Any]) -> Callable[...,
         return declared(*args, **kwargs)
 
     return checked
+
+
+def whole_number(where: str, option: str, value: object, least: int, takes: str) -> None:
+    """A DeclarationError unless the value is a whole number of `least` or more (not True, not 2.5, not "3")."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        meant = value.strip() if isinstance(value, str) else value
+        close = [f"{option}={int(meant)}"] if isinstance(meant, str) and meant.isdigit() and int(meant) >= least else []
+        raise invalid_option(where, option, value, takes=takes, close=close)
+
+
+class Assigned(Generic[T]):
+    """An attribute an app assigns (`cui.copilot.limits = ...`) that takes an instance of one class (or None, when
+    `optional`): anything else is a DeclarationError as it is assigned, not a failing turn later."""
+
+    def __init__(self, kind: type, where: str, *, optional: bool = False) -> None:
+        self.kind, self.where, self.optional = kind, where, optional
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> T:
+        return instance.__dict__[self.name]
+
+    def __set__(self, instance: object, value: T) -> None:
+        if not isinstance(value, self.kind) and not (self.optional and value is None):
+            takes = f"it takes a cui.{self.kind.__name__}(...)" + (", or None" if self.optional else "")
+            raise invalid_option(self.where, "", value, takes=takes)
+        instance.__dict__[self.name] = value
 
 
 def close_matches(value: object, choices: Iterable[str]) -> list[str]:

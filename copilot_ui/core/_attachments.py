@@ -18,10 +18,11 @@ import math
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
+from typing import cast
 
 from ag_ui.core import ContentPart, DataSource, DocumentPart, ImagePart, Message, TextPart, UrlSource, UserMessage
 
-from .._checks import keywords_checked
+from .._checks import invalid_option, keywords_checked, whole_number
 from ..protocol._json import JSONObject
 
 REFERENCE = "copilot-attachment:"  # the source of a media part whose bytes the copilot keeps
@@ -101,6 +102,8 @@ def fill_template(template: str, fields: dict[str, str | int]) -> str:
 INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 # A media type as RFC 6838 spells one: type/subtype, nothing more ("image/png, text/html" is not one).
 _MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}")
+_MEDIA_FAMILY = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/\*")  # image/* takes every image
+TYPES_TAKE = 'it takes media types in lower case, type/subtype or type/* (e.g. ("image/*", "application/pdf"))'
 
 AttachmentBytes = Callable[[list[str]], Awaitable[dict[str, bytes]]]
 """Gives the bytes of the attachments named (by id) that it holds: how the loop reaches them when the agent runs."""
@@ -140,6 +143,19 @@ class AttachmentRules:
     max_file_bytes: int = 10 * MB
     max_files: int = 5
     max_conversation_bytes: int = 50 * MB
+
+    def __post_init__(self) -> None:
+        where, types = "cui.AttachmentRules", cast(object, self.types)  # (as the app gave it: checked here)
+        if isinstance(types, str) or not isinstance(types, (tuple, list, set, frozenset)):
+            close = [f'types=("{types}",)'] if isinstance(types, str) else []
+            raise invalid_option(where, "types", types, takes=TYPES_TAKE, close=close)
+        for each in cast(Iterable[object], types):
+            if not isinstance(each, str) or not (_MEDIA_TYPE.fullmatch(each) or _MEDIA_FAMILY.fullmatch(each)):
+                close = [f'"{each.strip().lower()}"'] if isinstance(each, str) and each.strip().lower() != each else []
+                raise invalid_option(where, "types", each, takes=TYPES_TAKE, close=close)
+        object.__setattr__(self, "types", tuple(cast(Iterable[str], types)))  # (frozen: a list given is kept as a tuple)
+        for size in ("max_file_bytes", "max_files", "max_conversation_bytes"):
+            whole_number(where, size, getattr(self, size), 1, "it takes a whole number of 1 or more")
 
     @property
     def max_unsent_files(self) -> int:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ag_ui.core import Context
 
-from .._checks import keywords_checked
+from .._checks import keywords_checked, whole_number
 from ..agents import Agent
 from ..errors import ThreadBusy
 from ..protocol import new_id
@@ -53,6 +53,19 @@ class LoopLimits:
     """The same call this many times in a row gets a warning result; once more stops the turn."""
     max_parallel: int | None = None
     """Tool handlers running at once (None: no bound)."""
+
+    def __post_init__(self) -> None:
+        where = "cui.LoopLimits"
+        whole_number(
+            where, "max_follow_ups", self.max_follow_ups, 0, "it takes the agent runs after the first in one turn (0 or more)"
+        )
+        whole_number(
+            where, "max_same_call", self.max_same_call, 2, "it takes how often the same call may come in a row (2 or more)"
+        )
+        if self.max_parallel is not None:
+            whole_number(
+                where, "max_parallel", self.max_parallel, 1, "it takes the tools that may run at once (1 or more), or None"
+            )
 
 
 class RunLoop:

@@ -324,3 +324,36 @@ def test_the_checked_declarations_take_their_keywords_as_before():
 async def test_a_misspelt_keyword_of_run_task_is_an_error_when_it_is_awaited():
     with pytest.raises(DeclarationError, match=r"cui\.run_task: there is no option shwo=.*Did you mean show=\?"):
         await cui.run_task(None, "Summarize the orders", shwo="panel")
+
+
+# Limits and rules: values that would fail a turn later, or bound nothing
+
+
+@pytest.mark.parametrize(
+    ("declare", "said"),
+    [
+        (lambda: cui.LoopLimits(max_follow_ups="3"), 'max_follow_ups="3" is not valid; it takes the agent runs after'),
+        (lambda: cui.LoopLimits(max_follow_ups="3"), "Did you mean max_follow_ups=3?"),
+        (lambda: cui.LoopLimits(max_follow_ups=-1), "max_follow_ups=-1 is not valid"),
+        (lambda: cui.LoopLimits(max_same_call=1), "max_same_call=1 is not valid; it takes how often the same call"),
+        (lambda: cui.LoopLimits(max_parallel=0), "max_parallel=0 is not valid; it takes the tools that may run at once"),
+        (lambda: cui.AttachmentRules(types="image/png"), 'Did you mean types=("image/png",)?'),
+        (lambda: cui.AttachmentRules(types=("Image/PNG",)), 'types="Image/PNG" is not valid; it takes media types in lower'),
+        (lambda: cui.AttachmentRules(max_file_bytes=0), "max_file_bytes=0 is not valid; it takes a whole number of 1 or"),
+        (lambda: cui.AttachmentRules(max_files=2.5), "max_files=2.5 is not valid"),
+        (lambda: setattr(Copilot(), "limits", 5), "cui.copilot.limits: 5 is not valid; it takes a cui.LoopLimits(...)."),
+        (lambda: setattr(Copilot(), "attachments", {"max_files": 2}), "it takes a cui.AttachmentRules(...), or None."),
+    ],
+)
+def test_a_limit_or_a_rule_that_would_fail_a_turn_is_an_error_when_it_is_made(declare, said):
+    assert said in error_of(declare)
+
+
+def test_limits_and_rules_in_range_are_taken():
+    declared = Copilot()
+    declared.limits = cui.LoopLimits(max_follow_ups=0, max_parallel=1)
+    declared.attachments = cui.AttachmentRules(types=["image/*", "application/pdf"], max_files=1)
+    assert declared.limits.max_follow_ups == 0
+    assert declared.attachments.types == ("image/*", "application/pdf") and declared.attachments.accepts("image/png")
+    declared.attachments = None  # no files
+    assert declared.attachments is None

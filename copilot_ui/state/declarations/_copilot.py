@@ -20,6 +20,7 @@ from ..._checks import (
     FRONTEND_OPTIONS,
     QUESTION_OPTIONS,
     TOOL_NAME,
+    Assigned,
     check_tool,
     function_of,
     keywords_checked,
@@ -63,6 +64,9 @@ class ContextProvider:
 class Copilot:
     """The agents, tools, context providers and hooks of an app."""
 
+    limits: Assigned[LoopLimits] = Assigned(LoopLimits, "cui.copilot.limits")
+    attachments: Assigned[AttachmentRules | None] = Assigned(AttachmentRules, "cui.copilot.attachments", optional=True)
+
     def __init__(self) -> None:
         self.toolbox = Toolbox()
         """The tools the app declared (frontend tools, questions, browser tools)."""
@@ -102,7 +106,7 @@ class Copilot:
         self.empty_state: Callable[..., Any] | None = None  # draws an empty conversation, given its Labels
         self.shortcut = "mod+/"  # the keys that open the copilot and put the cursor in its message box
         self.feedback_hooks: list[FeedbackHook] = []
-        self.attachments: AttachmentRules | None = AttachmentRules()  # files the composer takes (None: none)
+        self.attachments = AttachmentRules()  # files the composer takes (None: none)
 
     @property
     def store(self) -> ThreadStore | None:
