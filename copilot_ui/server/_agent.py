@@ -58,7 +58,7 @@ def builtin_model(demo_script: DemoScript | None = None) -> Model | str:
         if name in ("", "demo"):
             raise ValueError("COPILOT_BASE_URL is set: set COPILOT_MODEL to the name of a model it serves, e.g. llama3.1")
         return compatible_model(name, base_url, api_key=os.environ.get("COPILOT_API_KEY", "").strip() or None)
-    return demo_model(script=demo_script) if name in ("", "demo") else name
+    return demo_model(script=demo_script) if name in ("", "demo") else named_model(name, "COPILOT_MODEL")
 
 
 @keywords_checked("cui.compatible_model")
@@ -89,7 +89,7 @@ def builtin_pydantic_agent(
     seconds unless they give one); `instructions` its system prompt.
     """
     agent = PydanticAgent(
-        named_model(model if model is not None else builtin_model()),  # (pydantic-ai's banner names what runs)
+        named_model(model if model is not None else builtin_model(), "cui.builtin_agent"),  # (the banner names what runs)
         instructions=instructions,
         # A call that needs a person's approval (an MCP server's, a backend tool's) ends the run with an interrupt,
         # also on a page that offers no tools of its own (pydantic-ai's AG-UI adapter adds this only for those)

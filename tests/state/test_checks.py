@@ -357,3 +357,32 @@ def test_limits_and_rules_in_range_are_taken():
     assert declared.attachments.types == ("image/*", "application/pdf") and declared.attachments.accepts("image/png")
     declared.attachments = None  # no files
     assert declared.attachments is None
+
+
+# Model names
+
+
+@pytest.mark.parametrize(
+    ("model", "meant"),
+    [
+        ("opnai:gpt-4o", 'Did you mean "openai:gpt-4o"'),
+        ("antropic:claude-sonnet-4-5", 'Did you mean "anthropic:claude-sonnet-4-5"'),
+        ("gpt-4o", 'Did you mean "openai:gpt-4o"?'),
+        ("claude-sonnet-4-5", 'Did you mean "anthropic:claude-sonnet-4-5"?'),
+    ],
+)
+def test_a_model_name_without_a_known_provider_is_an_error_naming_the_provider_meant(model, meant):
+    message = error_of(lambda: cui.builtin_agent(model))
+    assert message.startswith(f'cui.builtin_agent: "{model}" names no provider pydantic-ai knows; it takes "provider:model"')
+    assert meant in message
+
+
+def test_a_misspelt_provider_in_copilot_model_is_an_error_naming_the_setting(monkeypatch):
+    from copilot_ui.server import agent_from_environment
+
+    monkeypatch.setenv("COPILOT_MODEL", "opnai:gpt-4o-mini")
+    monkeypatch.delenv("COPILOT_AGENT_URL", raising=False)
+    monkeypatch.delenv("COPILOT_BASE_URL", raising=False)
+    message = error_of(agent_from_environment)
+    assert message.startswith('COPILOT_MODEL: "opnai:gpt-4o-mini" names no provider pydantic-ai knows')
+    assert 'Did you mean "openai:gpt-4o-mini"' in message
