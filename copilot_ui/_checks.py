@@ -19,7 +19,7 @@ import logging
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 
 from .errors import DeclarationError
 
@@ -300,8 +300,12 @@ class Assigned(Generic[T]):
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, instance: object, owner: type | None = None) -> T:
-        return instance.__dict__[self.name]
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Assigned[T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+    def __get__(self, instance: object, owner: type | None = None) -> T | Assigned[T]:
+        return self if instance is None else instance.__dict__[self.name]
 
     def __set__(self, instance: object, value: T) -> None:
         if not isinstance(value, self.kind) and not (self.optional and value is None):

@@ -22,8 +22,8 @@ from pydantic_ai.providers import infer_provider_class
 from ..errors import DeclarationError
 
 TAKES = 'it takes "provider:model", as pydantic-ai names models, e.g. "openai:gpt-4o" or "anthropic:claude-sonnet-4-5"'
-# Providers tried first when a name has none: the model's family says whose it is ("gpt-4o": OpenAI's)
-FAMILIES = {"gpt": "openai", "o1": "openai", "o3": "openai", "o4": "openai", "claude": "anthropic", "gemini": "google-gla"}
+# Whose a model is, by its family, for a name given without a provider ("gpt-4o": OpenAI's)
+FAMILIES = {"gpt": "openai", "o1": "openai", "o3": "openai", "o4": "openai", "claude": "anthropic", "gemini": "google"}
 FAMILIES |= {"mistral": "mistral", "codestral": "mistral", "grok": "xai", "deepseek": "deepseek", "command": "cohere"}
 
 
@@ -49,7 +49,7 @@ def _meant(model: str) -> list[str]:
     if provider:
         return [f'"{match}:{name}"' for match in difflib.get_close_matches(provider, _providers(), n=2, cutoff=0.6)]
     family = name.split("-")[0].lower()
-    return [f'"{FAMILIES[family]}:{name}"'] if family in FAMILIES else []
+    return [f'"{FAMILIES[family]}:{name}"'] if FAMILIES.get(family) in _providers() else []
 
 
 @cache
