@@ -7,6 +7,7 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
+from .._settings import warn_of_misspelt_settings
 from ..agents import Agent, HttpAgent
 
 logger = logging.getLogger("copilot_ui.server")
@@ -30,6 +31,7 @@ def agent_from_environment(
 ) -> Agent:
     """HttpAgent to COPILOT_AGENT_URL (headers from COPILOT_AGENT_HEADERS, a JSON object), else the built-in agent
     with these backend tools and shared-state type, its demo model scripted by `demo_script` (see `builtin_agent`)."""
+    warn_of_misspelt_settings()
     url = os.environ.get("COPILOT_AGENT_URL", "").strip()
     if url:
         unused = [name for name in BUILTIN_ONLY if os.environ.get(name, "").strip()]
