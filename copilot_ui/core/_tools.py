@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_typeddict
 
 from ag_ui.core import Tool as AGUITool
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, PydanticUserError, TypeAdapter, ValidationError, create_model
 from pydantic_core import ErrorDetails
 
-from ..errors import AnswerInvalid, ArgumentsInvalid
+from ..errors import AnswerInvalid, ArgumentsInvalid, DeclarationError
 from ..protocol._json import JSON, JSONObject
 from ._context import Session, ToolContext
 
@@ -221,7 +221,7 @@ def tool_from_function(
     return Tool(
         name=tool_name,
         description=description if description is not None else summary,
-        parameters=json_schema(model),
+        parameters=_described_to_the_agent(tool_name, model, fields),
         handler=function,
         kind=kind,
         state=state,
@@ -248,6 +248,26 @@ def _parameter_hints(function: Callable[..., object], state: type | None) -> dic
                 "define the types a tool uses at module level"
             ) from None
     return hints
+
+
+def _described_to_the_agent(tool_name: str, model: type[BaseModel], fields: dict[str, Any]) -> JSONObject:
+    """The arguments' schema; a parameter of a type JSON Schema cannot describe (a plain class) is a DeclarationError
+    naming it, where pydantic's error names neither the tool nor the parameter."""
+    try:
+        return json_schema(model)
+    except PydanticUserError:
+        for parameter, (annotation, _) in fields.items():
+            try:
+                TypeAdapter(annotation, config=ConfigDict(arbitrary_types_allowed=True)).json_schema()
+            except PydanticUserError:
+                shown = getattr(annotation, "__name__", repr(annotation))
+                raise DeclarationError(
+                    f"tool {tool_name}",
+                    f"the type of its parameter {parameter} ({shown}) cannot be described to the agent",
+                    takes="a parameter takes a type JSON Schema describes: str, int, float, bool, a list or a dict of "
+                    "those, a Literal, an Enum, a TypedDict, a dataclass or a pydantic BaseModel",
+                ) from None
+        raise
 
 
 def json_schema(model: type[BaseModel]) -> JSONObject:

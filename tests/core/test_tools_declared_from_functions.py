@@ -9,6 +9,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from copilot_ui.core import ArgumentsInvalid, Session, Toolbox, ToolContext, tool_from_function
+from copilot_ui.errors import DeclarationError
 
 
 class Step(BaseModel):
@@ -109,6 +110,21 @@ def test_a_function_with_star_arguments_cannot_be_a_tool():
 
     with pytest.raises(TypeError, match="cannot be described"):
         tool_from_function(anything)
+
+
+class Lamp:  # a plain class: JSON Schema cannot describe it
+    pass
+
+
+def test_a_parameter_of_a_type_no_schema_describes_is_an_error_naming_the_tool_and_the_parameter():
+    def switch(room: str, lamp: Lamp) -> None:
+        """Switch a lamp."""
+
+    with pytest.raises(DeclarationError) as raised:
+        tool_from_function(switch)
+    assert str(raised.value).startswith(
+        "tool switch: the type of its parameter lamp (Lamp) cannot be described to the agent; a parameter takes a type"
+    )
 
 
 def test_the_toolbox_offers_only_tools_available_on_the_page_and_for_the_agent():
