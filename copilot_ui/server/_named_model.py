@@ -45,7 +45,7 @@ def named_model(model: Model | str, where: str = "the model") -> Model:
 
 def _meant(model: str) -> list[str]:
     """The names with the provider the app likely meant: a misspelt one's close matches, else the model's family's."""
-    provider, _, name = model.rpartition(":")
+    provider, _, name = model.partition(":") if ":" in model else ("", "", model)  # (an Ollama name has colons too)
     if provider:
         return [f'"{match}:{name}"' for match in difflib.get_close_matches(provider, _providers(), n=2, cutoff=0.6)]
     family = name.split("-")[0].lower()

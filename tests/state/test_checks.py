@@ -369,6 +369,7 @@ def test_limits_and_rules_in_range_are_taken():
         ("antropic:claude-sonnet-4-5", 'Did you mean "anthropic:claude-sonnet-4-5"'),
         ("gpt-4o", 'Did you mean "openai:gpt-4o"?'),
         ("claude-sonnet-4-5", 'Did you mean "anthropic:claude-sonnet-4-5"?'),
+        ("olama:llama3:8b", 'Did you mean "ollama:llama3:8b"?'),  # (an Ollama name has a colon of its own)
     ],
 )
 def test_a_model_name_without_a_known_provider_is_an_error_naming_the_provider_meant(model, meant):
