@@ -31,8 +31,18 @@ class Toolbox:
     def add(self, tool: Tool) -> Tool:
         """Register a tool; one with the same name and agent is replaced (the latest wins)."""
         key = (tool.name, tool.agent)
-        if key in self._tools and self._tools[key] is not tool:
-            logger.info("tool %r%s registered again; the latest registration wins", tool.name, _for(tool.agent))
+        earlier = self._tools.get(key)
+        if earlier is not None and earlier is not tool:
+            if _where(earlier.handler) == _where(tool.handler):  # (its module imported again)
+                logger.info("tool %r%s registered again; the latest registration wins", tool.name, _for(tool.agent))
+            else:  # two functions under one name: the first (its approval, its state) is gone
+                logger.warning(
+                    "tool %r%s is declared by %s and again by %s; the latest wins. Give one of them another name=.",
+                    tool.name,
+                    _for(tool.agent),
+                    _where(earlier.handler),
+                    _where(tool.handler),
+                )
         self._tools[key] = tool
         return tool
 
@@ -71,6 +81,11 @@ class Toolbox:
     def names(self, agent_id: str, session: Session) -> list[str]:
         """Names of the tools offered to this agent, for messages that list them."""
         return sorted(tool.name for tool in self.offered(agent_id, session))
+
+
+def _where(handler: object) -> str:
+    """A handler as `module.qualified_name` (how a log names the function that declared a tool)."""
+    return f"{getattr(handler, '__module__', '?')}.{getattr(handler, '__qualname__', repr(handler))}"
 
 
 def _for(agent: str | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -197,3 +198,24 @@ async def test_a_form_of_one_field_answers_a_question_whose_type_takes_no_dict_w
 
     assert await tool_from_function(nights_for, kind="human").answered({"trip_id": "t1"}, {"nights": "4"}) == "4 nights in t1"
     assert await tool_from_function(trip_form, kind="human").answered({}, {"nights": "4"}) == {"nights": "4"}
+
+
+def test_two_functions_declared_under_one_name_are_named_in_a_warning(caplog: pytest.LogCaptureFixture):
+    def refund(order_id: str) -> str:
+        """Refund an order (a person approves it)."""
+        return "refunded"
+
+    def refund_quietly(order_id: str) -> str:
+        """Refund an order."""
+        return "refunded"
+
+    toolbox = Toolbox()
+    toolbox.add(tool_from_function(refund, approval="always"))
+    with caplog.at_level(logging.INFO, logger="copilot_ui.core"):
+        toolbox.add(tool_from_function(refund))  # the same function again (its module imported again): a note
+        toolbox.add(tool_from_function(refund_quietly, name="refund"))
+    said = [(record.levelname, record.getMessage()) for record in caplog.records]
+    assert said[0] == ("INFO", "tool 'refund' registered again; the latest registration wins")
+    level, message = said[1]
+    assert level == "WARNING" and message.startswith("tool 'refund' is declared by ") and "refund_quietly" in message
+    assert message.endswith("the latest wins. Give one of them another name=.")
