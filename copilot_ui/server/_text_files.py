@@ -33,6 +33,11 @@ async def text_files_as_text(messages: list[ModelMessage]) -> list[ModelMessage]
     return await asyncio.to_thread(_with_text_files_decoded, messages)
 
 
+# pydantic-ai reads a history processor's type hints before every model request, to see whether it takes a
+# RunContext; resolving `list[ModelMessage]` from its text cost 0.6 ms a run. Resolved hints say the same, at once.
+text_files_as_text.__annotations__ = {"messages": list, "return": list}
+
+
 def _with_text_files_decoded(messages: list[ModelMessage]) -> list[ModelMessage]:
     return [_with_text_files(message) if isinstance(message, ModelRequest) else message for message in messages]
 
