@@ -10,6 +10,7 @@ import secrets
 import pytest
 
 from copilot_ui.agents import Scrubber
+from copilot_ui.agents._secrets import _forms_of
 
 from .._leaks import leaks
 
@@ -136,6 +137,25 @@ def test_streamed_text_in_many_small_pieces_scrubs_as_the_whole_text():
             shown += stream.feed(text[start:end])
             start = end
         assert shown + stream.end() == scrubber.scrub(text)
+
+
+def test_a_stream_holds_back_exactly_the_tails_that_could_begin_a_secret():
+    # Secrets of the characters a regular expression treats apart; a tail is held back when it begins one of their
+    # forms (as is, encoded) without being all of it.
+    secret_chars = 'ab-]^\\[+/=%"é'
+    chance = random.Random(11)
+    for _ in range(40):
+        scrubber = Scrubber(["".join(chance.choice(secret_chars) for _ in range(chance.randint(8, 14))) for _ in range(2)])
+        forms = [form for secret in scrubber._secrets for form in _forms_of(secret)]
+        for _ in range(50):
+            form = chance.choice(forms)
+            text = "".join(chance.choice(secret_chars + "xyz ") for _ in range(chance.randint(0, 12)))
+            text += form[: chance.randint(0, len(form))]
+            expected = next(
+                (start for start in range(len(text)) if any(f.startswith(text[start:]) and f != text[start:] for f in forms)),
+                len(text),
+            )
+            assert scrubber.partial_start(text) == expected, (text, forms)
 
 
 def test_a_stream_normally_holds_nothing_back():
