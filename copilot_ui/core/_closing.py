@@ -26,7 +26,7 @@ from ._decisions import Deny
 from ._events import ErrorOccurred, TurnEnded
 from ._outcome import TurnOutcome
 from ._results import Notify, Status, record_result
-from ._thread import Thread
+from ._thread import NOT_RUN_WHEN_STOPPED, Thread
 
 if TYPE_CHECKING:
     from ._turn import Turn
@@ -65,7 +65,7 @@ async def close(turn: Turn, outcome: TurnOutcome) -> TurnOutcome:
         if outcome.status == "aborted":
             await answer_open_calls(thread, turn.emit, "the user stopped the run", "aborted", prefix="aborted")
         elif outcome.status == "cancelled":
-            await answer_open_calls(thread, turn.emit, "the run was cancelled before this call ran", "aborted", prefix="aborted")
+            await answer_open_calls(thread, turn.emit, NOT_RUN_WHEN_STOPPED, "aborted", prefix="aborted")
         else:
             await answer_open_calls(thread, turn.emit, outcome.message, "aborted")
         thread.turn.follow_up_due = False

@@ -25,6 +25,7 @@ from ._decisions import Decision, decision_from_json, decision_json
 
 logger = logging.getLogger("copilot_ui.core")
 INTERRUPTED = "interrupted"  # the failure of an agent run that the server's stopping cut off
+NOT_RUN_WHEN_STOPPED = "the run was cancelled before this call ran"  # a call's result when the server stops first
 
 
 @dataclass(frozen=True)
@@ -159,18 +160,22 @@ class Thread(protocol.AGUIThread):
     def interrupted_after(self, after: str | None) -> None:
         """The server stopped during the agent run that followed message `after` (None: the first message).
 
-        What the run said stays: the person read it. What it left unfinished goes: its calls without
-        a result (they never ran, or their arguments had not all come), and a reply left with nothing
-        in it. Retry then goes on from what it said (`turn.going_on`), or runs it again if it said nothing.
+        What the run said stays: the person read it. What it left unfinished goes: its calls that never ran
+        (without a result, or answered for the stop before they ran; their arguments may not all have come), and
+        a reply left with nothing in it. Retry then goes on from what it said (`turn.going_on`), or runs it again
+        if it said nothing: a call that never ran is the agent's to make again.
         """
         messages = self.messages
         start = 0 if after is None else next((i + 1 for i, m in enumerate(messages) if m.id == after), len(messages))
         kept, changed = messages[:start], False
         for message in messages[start:]:
             if isinstance(message, AssistantMessage) and message.tool_calls:
-                answered = [call for call in message.tool_calls if self.result_of(call.id) is not None]
-                if len(answered) < len(message.tool_calls):
-                    message, changed = message.model_copy(update={"tool_calls": answered or None}), True
+                ran = [call for call in message.tool_calls if not self._never_ran(call.id)]
+                if len(ran) < len(message.tool_calls):
+                    message, changed = message.model_copy(update={"tool_calls": ran or None}), True
+            if isinstance(message, ToolMessage) and self._never_ran(message.tool_call_id):
+                changed = True
+                continue
             if _empty(message):
                 changed = True
                 continue
@@ -181,6 +186,11 @@ class Thread(protocol.AGUIThread):
         self.turn.failed = INTERRUPTED
         self.turn.failed_after = kept[-1].id if said else after
         self.turn.going_on = bool(said) and isinstance(said[-1], AssistantMessage | ReasoningMessage)
+
+    def _never_ran(self, call_id: str) -> bool:
+        """A call without a result, or one answered for the server's stopping before it ran."""
+        result = self.result_of(call_id)
+        return result is None or result.error == f"aborted: {NOT_RUN_WHEN_STOPPED}"
 
     # Stores
 

@@ -171,6 +171,43 @@ async def test_cancelling_the_task_that_drives_aborts_its_tools_and_every_call_g
     assert_one_result_per_call(thread)
 
 
+async def test_after_a_restart_a_call_the_stop_kept_from_running_is_the_agents_to_make_again(thread):
+    started = asyncio.Event()
+
+    async def export(context: ToolContext) -> str:
+        """Export."""
+        started.set()
+        await asyncio.sleep(10)
+        return "never"
+
+    def approve_me() -> str:
+        """Needs approval."""
+        return "approved and done"
+
+    loop, agent, _ = make_loop(
+        s.tool_calls_reply(("export", {}, "c1"), ("approve_me", {}, "c2")),
+        s.tool_calls_reply(("approve_me", {}, "c3")),
+        tools=[export, tool_from_function(approve_me, approval="always")],
+        ask_person=True,
+    )
+    drive = asyncio.create_task(loop.send(thread, "export", message_id="u1"))
+    await started.wait()
+    drive.cancel()  # the server stops
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(drive, 2)
+
+    thread.interrupted_after("u1")  # the thread as the restarted server loads it
+    assert results(thread) == {"c1": "Error: aborted: the run was stopped while this tool ran"}  # it had started
+    assert thread.tool_call("c2") is None  # it never ran: not a call that failed, one that was not made
+    assert_one_result_per_call(thread)
+
+    outcome = await asyncio.wait_for(loop.retry(thread), 2)
+    sent = agent.inputs[-1]
+    assert [call.id for message in sent.messages for call in getattr(message, "tool_calls", None) or ()] == ["c1"]
+    assert outcome.status == "waiting"  # the agent asked for it again: the person is asked again
+    assert [call.id for call in thread.unanswered_calls()] == ["c3"]
+
+
 async def test_a_stop_while_a_tool_run_from_a_button_works_means_no_follow_up(thread):
     started = asyncio.Event()
 
