@@ -24,6 +24,7 @@ from ._events import (
     TurnStarted,
     UserMessageAdded,
 )
+from ._execute import STOPPED_WHILE_RUNNING
 from ._hooks import Block, CallInfo, Hooks, Replace, Rewrite, Stop, ToolResult
 from ._loop import LoopLimits, RunLoop
 from ._outcome import TurnOutcome
@@ -35,6 +36,7 @@ from ._turn import GO_ON
 
 __all__ = [
     "GO_ON",
+    "STOPPED_WHILE_RUNNING",
     "AgentRunFinished",
     "AgentRunStarted",
     "Answer",

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("copilot_ui.core")
 
+STOPPED_WHILE_RUNNING = "the run was stopped while this tool ran"  # a call's result when a stop cuts its tool short
+
 
 def start(turn: Turn, call: ToolCall, ready: Ready) -> None:
     """Start the call's task; its context exists at once, so that a stop can signal it before it runs."""
@@ -41,7 +43,7 @@ def start(turn: Turn, call: ToolCall, ready: Ready) -> None:
 
 async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContext, progress: _Progress) -> None:
     name = call.function.name
-    content, is_error, status = "aborted: the run was stopped while this tool ran", True, "aborted"
+    content, is_error, status = f"aborted: {STOPPED_WHILE_RUNNING}", True, "aborted"
     try:
         async with _slot(turn):
             await turn.emit(ToolExecutionStarted(call.id, name, ready.arguments))

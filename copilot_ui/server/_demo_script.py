@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..core import STOPPED_WHILE_RUNNING
+
 
 @dataclass(frozen=True)
 class CallResult:
@@ -96,6 +98,9 @@ class DemoScript:
 
 def next_move(turn: ModelTurn, script: DemoScript | None = None) -> Move:
     """The model's move: a reply to its tools' results, or else to what the person said."""
+    again = tuple(Call(result.tool, result.arguments) for result in turn.results if _cut_short(result))
+    if again:  # the server stopped them, and the person pressed Retry: as a model asked to go on, it calls them again
+        return Move(calls=again)
     if turn.results:
         scripted = script.reply(turn) if script is not None else None
         return scripted or Move(text=" ".join(said_about(result) for result in turn.results))
@@ -113,6 +118,11 @@ def reply_to_person(turn: ModelTurn, script: DemoScript | None = None) -> Move:
     if not thinking:
         return replace(move, thought="")
     return move if move.thought else replace(move, thought=_thought_about(move))
+
+
+def _cut_short(result: CallResult) -> bool:
+    """A tool the server's stopping cut short (only a Retry after it runs the model on such a result)."""
+    return result.is_error and result.text.endswith(STOPPED_WHILE_RUNNING)
 
 
 def said_about(result: CallResult) -> str:

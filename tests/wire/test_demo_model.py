@@ -227,6 +227,17 @@ async def test_a_failing_tool_is_reported_in_words(agent: Agent):
     assert reply(thread) == "That did not happen: there is no order #1099."
 
 
+async def test_a_tool_the_servers_stop_cut_short_is_called_again_on_retry(agent: Agent):
+    thread, _ = await ask(agent, "look up the EUR exchange rate")
+    first = pending_calls(thread)
+    stopped = "Error: aborted: the run was stopped while this tool ran"
+
+    await answer(agent, thread, stopped, errors=("aborted: the run was stopped while this tool ran",))
+
+    assert pending_calls(thread) == first == [("lookup_rate", {"currency": "EUR"})]  # called again, as asked to go on
+    assert roles(thread.messages) == ["user", "assistant", "tool", "assistant"]
+
+
 # Answers from the page's context
 
 
