@@ -34,7 +34,7 @@ async def text_files_as_text(messages: list[ModelMessage]) -> list[ModelMessage]
 
 
 # pydantic-ai reads a history processor's type hints before every model request, to see whether it takes a
-# RunContext; resolving `list[ModelMessage]` from its text cost 0.6 ms a run. Resolved hints say the same, at once.
+# RunContext; resolving `list[ModelMessage]` from its text took about 0.3 ms each time. Resolved hints say the same.
 text_files_as_text.__annotations__ = {"messages": list, "return": list}
 
 
