@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -43,6 +44,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 Icon: TypeAlias = "str | rx.Component | Callable[[], rx.Component]"  # a lucide icon's name, a component, or a function making one
 Display = Callable[[dict[str, Any], Any], dict[str, str]]  # (the arguments so far, the result or None) -> a card's texts
 ACTIVITY = "activity:"  # in rendered_tools(), before an activity type the app draws (a tool's name has no colon)
+logger = logging.getLogger("copilot_ui.state")
 DEMO_MODEL_LABEL = "Demo model"  # the offline demo model, as the state and feedback name it (the header: its label)
 _DEFAULT_STORE = "default"
 
@@ -56,9 +58,14 @@ class ContextProvider:
     function: Callable[..., Any]
 
     def value(self, state: Any) -> str:
-        """The value as AG-UI context carries it: a string (JSON for anything else)."""
-        value = self.function(state) if self.state is not None else self.function()
-        return value if isinstance(value, str) else json.dumps(value, default=_plain, ensure_ascii=False)
+        """The value as AG-UI context carries it: a string (JSON for anything else); for a function that raises (the
+        app's bug, logged), a note that it is not available, so that the person's copilot goes on working."""
+        try:
+            value = self.function(state) if self.state is not None else self.function()
+            return value if isinstance(value, str) else json.dumps(value, default=_plain, ensure_ascii=False)
+        except Exception as error:
+            logger.exception("the context %r failed; the agent reads that it is not available", self.description)
+            return f"not available: the app could not read it ({type(error).__name__})"
 
 
 class Copilot:
