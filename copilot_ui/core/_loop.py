@@ -39,7 +39,7 @@ from ._thread import QueuedMessage, Thread
 from ._toolbox import Toolbox
 from ._turn import Emit, Turn, deliver
 
-ContextProvider = Callable[[], "Awaitable[list[Context]] | list[Context]"]
+ReadContext = Callable[[], "Awaitable[list[Context]] | list[Context]"]
 
 
 @keywords_checked("cui.LoopLimits")
@@ -77,7 +77,7 @@ class RunLoop:
         toolbox: Toolbox | None = None,
         *,
         hooks: Hooks | None = None,
-        context: ContextProvider | None = None,
+        context: ReadContext | None = None,
         commit: Callable[[], Awaitable[None]] | None = None,
         state_access: StateAccess | None = None,
         session: Session | None = None,
