@@ -29,7 +29,9 @@ SIDEBAR_CSS = (
   height: min(40rem, calc(100dvh - 7rem)); display: flex; border-radius: var(--radius-6); overflow: hidden;
   border: 1px solid var(--gray-a5); background: var(--color-panel-solid); box-shadow: 0 12px 40px var(--black-a6); }
 .cui-popup-panel[hidden] { display: none; }
-@media (max-width: 640px) { .cui-popup-panel { inset: 0; width: 100vw; height: 100dvh; border-radius: 0; } }
+/* On a phone the open popup fills the screen, its header closes it: the launcher would cover the Send button. */
+@media (max-width: 640px) { .cui-popup-panel { inset: 0; width: 100vw; height: 100dvh; border-radius: 0; }
+  .cui-popup-launcher[aria-expanded="true"] { display: none; } }
 .cui-chat { display: flex; height: 100%; min-height: 20rem; border: 1px solid var(--gray-a5); border-radius: var(--radius-5);
   overflow: hidden; background: var(--color-panel-solid); }
 .cui-panel { display: flex; flex-direction: column; flex: 1; min-width: 0; min-height: 0; height: 100%; }

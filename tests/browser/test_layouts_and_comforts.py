@@ -6,8 +6,19 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from ._person import ask, copilot, idle, replies
+from ._person import ask, copilot, hydrated, idle, replies
 from .conftest import ServedApp, Tabs
+
+# Whether the element is what a tap on its middle reaches, and else what it reaches.
+UNCOVERED = """(element) => {
+  const { left, top, width, height } = element.getBoundingClientRect();
+  return element.contains(document.elementFromPoint(left + width / 2, top + height / 2));
+}"""
+COVERED_BY = """(element) => {
+  const { left, top, width, height } = element.getBoundingClientRect();
+  const above = document.elementFromPoint(left + width / 2, top + height / 2);
+  return above ? above.outerHTML.slice(0, 120) : "nothing";
+}"""
 
 
 def sidebar(page: Page):
@@ -90,6 +101,24 @@ def test_on_a_phone_the_page_reflows_and_the_copilot_opens_full_screen(tabs: Tab
     expect(replies(phone).last).to_contain_text("Hello!", timeout=20_000)
     phone.get_by_role("button", name="Close the copilot").click()
     expect(sidebar(phone)).to_be_hidden()
+
+
+def test_on_a_phone_the_open_popup_leaves_every_button_to_the_thumb(tabs: Tabs, app_url: str):
+    phone = tabs.open(app_url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto("/popup")
+    hydrated(phone)
+    phone.get_by_role("button", name="Open the copilot").tap()
+    panel = phone.get_by_role("dialog", name="Copilot")
+    expect(panel).to_be_visible()
+    for name in ("Send", "Attach files", "Close the copilot"):  # what is under each button's middle is the button
+        button = panel.get_by_role("button", name=name)
+        assert button.evaluate(UNCOVERED), f"{name} is covered: {button.evaluate(COVERED_BY)}"
+    panel.get_by_role("textbox", name="Ask the copilot").fill("hello")
+    panel.get_by_role("button", name="Send").tap()
+    expect(replies(phone).last).to_contain_text("Hello!", timeout=20_000)
+    panel.get_by_role("button", name="Close the copilot").tap()
+    expect(panel).to_be_hidden()
+    expect(phone.get_by_role("button", name="Open the copilot")).to_be_focused()
 
 
 def test_a_suggestion_sends_itself(page: Page):
