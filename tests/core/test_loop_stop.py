@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
-from copilot_ui.agents import Pause
+from copilot_ui.agents import Pause, ScriptedAgent
 from copilot_ui.agents import scripts as s
-from copilot_ui.core import ToolContext, ToolExecutionStarted, TurnEnded, tool_from_function
+from copilot_ui.core import RunLoop, ToolContext, ToolExecutionStarted, TurnEnded, tool_from_function
 
-from .conftest import assert_one_result_per_call, make_loop, results
+from .conftest import Recorder, assert_one_result_per_call, make_loop, results
 
 
 async def test_stopping_cancels_running_handlers_and_answers_every_call(thread):
@@ -139,39 +140,10 @@ async def test_a_tool_whose_own_code_is_cancelled_ends_as_an_error_not_a_hang(th
     assert len(agent.inputs) == 2  # the agent reads the error and goes on
 
 
-async def test_cancelling_the_task_that_drives_aborts_its_tools_and_every_call_gets_a_result(thread):
-    started = asyncio.Event()
-
-    async def export(context: ToolContext) -> str:
-        """Export."""
-        started.set()
-        await asyncio.sleep(10)
-        return "never"
-
-    def approve_me() -> str:
-        """Needs approval."""
-        return "never"
-
-    loop, agent, recorder = make_loop(
-        s.tool_calls_reply(("export", {}, "c1"), ("approve_me", {}, "c2")),
-        s.text_reply("never sent"),
-        tools=[export, tool_from_function(approve_me, approval="always")],
-        ask_person=True,
-    )
-    drive = asyncio.create_task(loop.send(thread, "export"))
-    await started.wait()
-    drive.cancel()  # the app shuts down, or the request that ran the drive went away
-    with pytest.raises(asyncio.CancelledError):
-        await asyncio.wait_for(drive, 2)
-    assert results(thread)["c1"] == "Error: aborted: the run was stopped while this tool ran"
-    assert results(thread)["c2"] == "Error: aborted: the run was cancelled before this call ran"  # nobody said no
-    assert recorder.of(TurnEnded)[-1].status == "cancelled"  # not a person's Stop: no "Stopped." is shown
-    assert len(agent.inputs) == 1
-    assert not loop.running
-    assert_one_result_per_call(thread)
-
-
-async def test_after_a_restart_a_call_the_stop_kept_from_running_is_the_agents_to_make_again(thread):
+async def _cancelled_while_a_tool_runs(thread, *after: Any) -> tuple[RunLoop, ScriptedAgent, Recorder]:
+    """A turn whose reply calls a tool that runs ("export", c1) and one that waits for approval ("approve_me", c2),
+    its task cancelled while the first runs (the app shuts down, or the request that ran it went away); `after`, the
+    agent's replies to later runs."""
     started = asyncio.Event()
 
     async def export(context: ToolContext) -> str:
@@ -184,17 +156,32 @@ async def test_after_a_restart_a_call_the_stop_kept_from_running_is_the_agents_t
         """Needs approval."""
         return "approved and done"
 
-    loop, agent, _ = make_loop(
+    loop, agent, recorder = make_loop(
         s.tool_calls_reply(("export", {}, "c1"), ("approve_me", {}, "c2")),
-        s.tool_calls_reply(("approve_me", {}, "c3")),
+        *after,
         tools=[export, tool_from_function(approve_me, approval="always")],
         ask_person=True,
     )
     drive = asyncio.create_task(loop.send(thread, "export", message_id="u1"))
     await started.wait()
-    drive.cancel()  # the server stops
+    drive.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(drive, 2)
+    return loop, agent, recorder
+
+
+async def test_cancelling_the_task_that_drives_aborts_its_tools_and_every_call_gets_a_result(thread):
+    loop, agent, recorder = await _cancelled_while_a_tool_runs(thread, s.text_reply("never sent"))
+    assert results(thread)["c1"] == "Error: aborted: the run was stopped while this tool ran"
+    assert results(thread)["c2"] == "Error: aborted: the run was cancelled before this call ran"  # nobody said no
+    assert recorder.of(TurnEnded)[-1].status == "cancelled"  # not a person's Stop: no "Stopped." is shown
+    assert len(agent.inputs) == 1
+    assert not loop.running
+    assert_one_result_per_call(thread)
+
+
+async def test_after_a_restart_a_call_the_stop_kept_from_running_is_the_agents_to_make_again(thread):
+    loop, agent, _ = await _cancelled_while_a_tool_runs(thread, s.tool_calls_reply(("approve_me", {}, "c3")))
 
     thread.interrupted_after("u1")  # the thread as the restarted server loads it
     assert results(thread) == {"c1": "Error: aborted: the run was stopped while this tool ran"}  # it had started
