@@ -57,7 +57,7 @@ async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContex
         logger.warning("tool %s was cancelled by its own code", name, exc_info=True)
         content, is_error, status = f"{name} was cancelled by its own code (CancelledError) and did not finish", True, "error"
     except Exception as error:
-        content, is_error, status = describe_error(error), True, "error"
+        content, is_error, status = turn.loop.scrubber.scrub(describe_error(error)), True, "error"
         if isinstance(error, _MEANT):
             logger.info("tool %s answered with an error: %s", name, content.removeprefix("Error: "))
         else:

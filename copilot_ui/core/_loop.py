@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ag_ui.core import Context
 
 from .._checks import keywords_checked, whole_number
-from ..agents import Agent
+from ..agents import Agent, Scrubber, environment_secrets, scrubber_for
 from ..errors import ThreadBusy
 from ..protocol import new_id
 from ..protocol._json import JSON, JSONObject
@@ -86,6 +86,7 @@ class RunLoop:
         limits: LoopLimits | None = None,
         forwarded_props: JSON = None,
         attachment_bytes: AttachmentBytes | None = None,
+        scrubber: Scrubber | None = None,
     ) -> None:
         self.agent = agent
         self.toolbox = toolbox if toolbox is not None else Toolbox()
@@ -99,6 +100,8 @@ class RunLoop:
         self.limits = limits or LoopLimits()
         self.forwarded_props = forwarded_props
         self.attachment_bytes = attachment_bytes  # where the files the person attached are read when the agent runs
+        # a tool's error may quote a secret (a key in a URL): scrubbed before the card, the store and the agent get it
+        self.scrubber = scrubber or scrubber_for((*environment_secrets(), *agent.secrets()))
         self._turn: Turn | None = None
 
     @property

@@ -288,17 +288,22 @@ class CopilotSession:
 
 
 def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation) -> Shown:
+    scrub = copilot.scrubber().scrub  # as the browser gets the texts
+
+    def text(key: str) -> str:
+        return scrub(conversation.text_of(key, thread) or "")
+
     kind = _KINDS.get(item["k"]) or str(item["k"])
     if kind != "tool":
-        return Shown(kind, conversation.text_of(item["id"], thread) or "")
+        return Shown(kind, text(item["id"]))
     status = item.get("s", "")
     return Shown(
         kind,
-        conversation.text_of(item["id"] + ".r", thread) or "",
+        text(item["id"] + ".r"),
         tool=item.get("n", ""),
         status=status,
-        arguments=conversation.text_of(item["id"] + ".a", thread) or "",
-        question=(conversation.text_of(item["id"] + ".q", thread) or "") if status == "awaiting_input" else "",
+        arguments=text(item["id"] + ".a"),
+        question=text(item["id"] + ".q") if status == "awaiting_input" else "",
     )
 
 

@@ -212,7 +212,8 @@ async def begin(
     """Set up the turn of the claimed thread, kept in `store`, in the tab's locked block that claimed it; with
     `read_page_now`, the page's context for the first run is read there too."""
     shared = SharedStates(copilot.agent_states_of(agent_id))
-    sink = ViewSink(tab.show, thread, conversation, scrubber=copilot.scrubber(), send=tab.send, shared=shared)
+    scrubber = copilot.scrubber()
+    sink = ViewSink(tab.show, thread, conversation, scrubber=scrubber, send=tab.send, shared=shared)
     keeper = Keeper(store, owner, agent_id) if store is not None else None
     context = PageContext(tab, thread, sink, shared)
 
@@ -238,6 +239,7 @@ async def begin(
         ask_person=True,
         limits=copilot.limits,
         attachment_bytes=attachment_bytes_for(owner, thread.id),
+        scrubber=scrubber,
     )
     if keeper is not None:
         at_exit.kept_at_exit()
