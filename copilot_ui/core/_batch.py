@@ -197,7 +197,7 @@ async def prepare(turn: Turn, call: ToolCall) -> Prepared | None:
         return tool
     if tool.kind == "human":
         return _question(turn, call, tool, arguments)
-    checked = _repaired_and_validated(call, tool, arguments)
+    checked = _repaired_and_validated(turn, call, tool, arguments)
     if isinstance(checked, Answered):
         return checked
     hooked = await _before_tool(turn, call, checked)
@@ -242,7 +242,7 @@ async def _answer_of(turn: Turn, call: ToolCall, waiting: Waiting, answer: Answe
         if not isinstance(error, AnswerInvalid):
             logger.exception("%s could not turn the person's answer into a result", call.function.name)
         said = error.answer if isinstance(error, AnswerInvalid) else answer.value
-        return Answered(answer_not_used(describe_error(error), said), True, "error", waiting.tool)
+        return Answered(answer_not_used(describe_error(error, turn.loop.scrubber), said), True, "error", waiting.tool)
     return Answered(result_text(result), False, "complete", waiting.tool)
 
 
@@ -316,7 +316,7 @@ def _question(turn: Turn, call: ToolCall, tool: Tool, arguments: JSONObject) -> 
     return Waiting(tool, arguments, kwargs, "input", digest_of_call(call))
 
 
-def _repaired_and_validated(call: ToolCall, tool: Tool, arguments: JSONObject) -> Ready | Answered:
+def _repaired_and_validated(turn: Turn, call: ToolCall, tool: Tool, arguments: JSONObject) -> Ready | Answered:
     try:
         if tool.prepare_arguments is not None:
             arguments = tool.prepare_arguments(dict(arguments))
@@ -325,7 +325,8 @@ def _repaired_and_validated(call: ToolCall, tool: Tool, arguments: JSONObject) -
         return Answered(str(invalid), True, "error", tool)
     except Exception as error:  # a repair step that fails is an error result, like any other
         logger.warning("preparing the arguments of %s failed", call.function.name, exc_info=True)
-        return Answered(f"could not prepare the arguments of {call.function.name}: {describe_error(error)}", True, "error", tool)
+        why = describe_error(error, turn.loop.scrubber)
+        return Answered(f"could not prepare the arguments of {call.function.name}: {why}", True, "error", tool)
 
 
 async def _before_tool(turn: Turn, call: ToolCall, ready: Ready) -> Ready | Answered | None:
@@ -333,7 +334,8 @@ async def _before_tool(turn: Turn, call: ToolCall, ready: Ready) -> Ready | Answ
         verdict = await turn.loop.hooks.call("before_tool", CallInfo(call.id, call.function.name, ready.arguments))
     except Exception as error:
         logger.exception("a before_tool hook failed on %s", call.function.name)
-        return Answered(error_text(f"the before_tool hook failed: {describe_error(error)}"), True, "error", ready.tool)
+        why = describe_error(error, turn.loop.scrubber)
+        return Answered(error_text(f"the before_tool hook failed: {why}"), True, "error", ready.tool)
     if isinstance(verdict, Stop):
         turn.stop(verdict.reason)
         return None

@@ -12,6 +12,7 @@ from typing import Literal, Union
 
 from ag_ui.core import ToolCall
 
+from ..agents import Scrubber
 from ..protocol._json import JSON, JSONObject
 from ._tools import Tool
 
@@ -87,9 +88,10 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def describe_error(error: BaseException) -> str:
-    """An exception as the text of an error result (the message only; the traceback goes to the log)."""
-    text = str(error)
+def describe_error(error: BaseException, scrubber: Scrubber) -> str:
+    """An exception as the text of an error result (the message only; the traceback goes to the log), scrubbed: it
+    may quote a secret (a key in a URL), and the card, the store and the agent, and so its model's provider, get it."""
+    text = scrubber.scrub(str(error))
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 

@@ -57,7 +57,7 @@ async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContex
         logger.warning("tool %s was cancelled by its own code", name, exc_info=True)
         content, is_error, status = f"{name} was cancelled by its own code (CancelledError) and did not finish", True, "error"
     except Exception as error:
-        content, is_error, status = turn.loop.scrubber.scrub(describe_error(error)), True, "error"
+        content, is_error, status = describe_error(error, turn.loop.scrubber), True, "error"
         if isinstance(error, _MEANT):
             logger.info("tool %s answered with an error: %s", name, content.removeprefix("Error: "))
         else:
@@ -114,7 +114,7 @@ async def _after_tool(turn: Turn, call: ToolCall, ready: Ready, content: str, is
         )
     except Exception as error:
         logger.exception("an after_tool hook failed on %s", call.function.name)
-        return f"the after_tool hook failed: {describe_error(error)}", True
+        return f"the after_tool hook failed: {describe_error(error, turn.loop.scrubber)}", True
     if isinstance(verdict, Stop):
         turn.stop(verdict.reason)
     elif isinstance(verdict, Replace):

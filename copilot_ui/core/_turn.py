@@ -175,7 +175,7 @@ class Turn:
             verdict = await self.loop.hooks.call("before_run", self.thread)
         except Exception as error:
             logger.exception("a before_run hook failed")
-            message = f"the before_run hook failed: {describe_error(error)}"
+            message = f"the before_run hook failed: {describe_error(error, self.loop.scrubber)}"
             await self.emit(ErrorOccurred(message))
             return TurnOutcome("error", message)
         if isinstance(verdict, Stop):
@@ -249,7 +249,9 @@ async def run_agent(turn: Turn) -> TurnOutcome | None:
         verdict = await loop.hooks.call("before_agent_call", run_input)
     except Exception as error:
         logger.exception("preparing the agent's run failed")
-        return await failed(turn, f"preparing the agent's run failed: {describe_error(error)}", after=thread.last_message_id())
+        return await failed(
+            turn, f"preparing the agent's run failed: {describe_error(error, loop.scrubber)}", after=thread.last_message_id()
+        )
     if isinstance(verdict, Stop):
         turn.stop(verdict.reason)
         return None
@@ -314,7 +316,7 @@ async def _stream(turn: Turn, run_input: RunAgentInput) -> TurnOutcome | None:
         failure = str(error)
     except Exception as error:  # an agent with a bug must not take the loop down
         logger.exception("the agent failed")
-        failure = f"the agent failed: {describe_error(error)}"
+        failure = f"the agent failed: {describe_error(error, turn.loop.scrubber)}"
     finally:
         turn.agent_run = None
         await agent_run.aclose()  # a run left early (a protocol error, a stop) closes its connection now
@@ -332,7 +334,7 @@ async def _stream(turn: Turn, run_input: RunAgentInput) -> TurnOutcome | None:
         verdict = await loop.hooks.call("after_agent_call", run_input, thread)
     except Exception as error:
         logger.exception("an after_agent_call hook failed")
-        return await failed(turn, f"the after_agent_call hook failed: {describe_error(error)}", after=before)
+        return await failed(turn, f"the after_agent_call hook failed: {describe_error(error, loop.scrubber)}", after=before)
     if isinstance(verdict, Stop):
         turn.stop(verdict.reason)
     if outcome.kind == "cancelled":
@@ -360,7 +362,7 @@ async def _observe(turn: Turn, event: BaseEvent) -> None:
         verdict = await turn.loop.hooks.call("on_event", event)
     except Exception as error:
         logger.exception("an on_event hook failed")
-        raise _HookFailed(f"the on_event hook failed: {describe_error(error)}") from error
+        raise _HookFailed(f"the on_event hook failed: {describe_error(error, turn.loop.scrubber)}") from error
     if isinstance(verdict, Stop):
         turn.stop(verdict.reason)
 

@@ -220,3 +220,19 @@ async def test_a_failing_hook_is_logged_with_its_traceback(thread, caplog):
         await loop.send(thread, "pay bob")
     assert any(record.exc_info and record.exc_info[0] is RuntimeError for record in caplog.records)
     assert "Traceback" not in results(thread)["c1"]
+
+
+async def test_a_hook_that_fails_quoting_a_secret_leaves_the_agent_a_result_without_it(thread, monkeypatch):
+    secret = "crm-" + "5f2b9c1e7d" * 3
+    monkeypatch.setenv("CRM_API_KEY", secret)
+
+    def check_limits(call):
+        raise PermissionError(f"GET https://crm.example/limits?token={secret}: 403")
+
+    loop, agent, _ = make_loop(one_transfer(), reply_with_results(), tools=[transfer], hooks=Hooks(before_tool=[check_limits]))
+    await loop.send(thread, "pay bob")
+    assert (
+        results(thread)["c1"]
+        == "Error: the before_tool hook failed: PermissionError: GET https://crm.example/limits?token=[redacted]: 403"
+    )
+    assert secret not in agent.inputs[-1].model_dump_json()
