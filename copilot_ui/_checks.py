@@ -84,18 +84,22 @@ _ARITY = {"available": 1, "prepare_arguments": 1, "render": 1, "describe": 1, "d
 
 
 def unknown_options(where: str, given: Iterable[str], known: Collection[str], elsewhere: Mapping[str, str] = {}) -> None:
-    """A DeclarationError for the first option given that the declaration does not take."""
-    for option in given:
-        if option in known:
-            continue
-        other = elsewhere.get(option)
-        problem = f"there is no option {option}=" + (f" (it is an option of {other})" if other else "")
-        raise DeclarationError(
-            where,
-            problem,
-            takes=f"the options are {', '.join(known)}",
-            close=[f"{match}=" for match in close_matches(option, known)],
-        )
+    """A DeclarationError naming every option given that the declaration does not take (each fix, one restart)."""
+    unknown = [option for option in given if option not in known]
+    if not unknown:
+        return
+    named = [f"{option}=" + (f" (it is an option of {elsewhere[option]})" if option in elsewhere else "") for option in unknown]
+    problem = f"there is no option {named[0]}" if len(named) == 1 else f"there are no options {', '.join(named)}"
+    raise DeclarationError(
+        where,
+        problem,
+        takes=f"the options are {', '.join(known)}",
+        close=[
+            f"{match}=" + (f" for {option}=" if len(unknown) > 1 else "")
+            for option in unknown
+            for match in close_matches(option, known)
+        ],
+    )
 
 
 def tool_options(where: str, options: Mapping[str, object]) -> None:

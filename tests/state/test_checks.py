@@ -250,6 +250,8 @@ def test_a_shared_state_for_an_agent_that_is_not_registered_is_an_error():
     [
         (cui.sidebar, {"sugestions": ["Hi"]}, "cui.sidebar: there is no option sugestions=; the options are"),
         (cui.sidebar, {"sugestions": ["Hi"]}, "Did you mean suggestions=?"),
+        (cui.popup, {"lables": None, "possition": "left"}, "cui.popup: there are no options lables=, possition=; the options"),
+        (cui.popup, {"lables": None, "possition": "left"}, "Did you mean labels= for lables= or "),
         (cui.sidebar, {"suggestions": "Plan a trip"}, 'suggestions="Plan a trip" is not valid; it takes a list of texts'),
         (cui.sidebar, {"width": 100}, "width=100 is not valid; it takes the sidebar's width in pixels, from 280 to 760"),
         (cui.sidebar, {"agent": "defualt"}, 'agent="defualt" is not valid; the agents are default'),
