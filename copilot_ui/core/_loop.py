@@ -101,7 +101,7 @@ class RunLoop:
         self.forwarded_props = forwarded_props
         self.attachment_bytes = attachment_bytes  # where the files the person attached are read when the agent runs
         # a tool's error may quote a secret (a key in a URL): scrubbed before the card, the store and the agent get it
-        self.scrubber = scrubber or scrubber_for((*environment_secrets(), *agent.secrets()))
+        self.scrubber = scrubber if scrubber is not None else scrubber_for((*environment_secrets(), *agent.secrets()))
         self._turn: Turn | None = None
 
     @property
