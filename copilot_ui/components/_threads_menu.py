@@ -75,7 +75,7 @@ def _thread_row(thread: rx.vars.ObjectVar[dict[str, str]]) -> rx.Component:
     )
 
 
-def _entry(thread_id: rx.Var[str], title: rx.vars.StringVar, thread: rx.vars.ObjectVar[dict[str, str]]) -> rx.Component:
+def _entry(thread_id: rx.vars.StringVar, title: rx.vars.StringVar, thread: rx.vars.ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.fragment(
         # The button stretches over the whole row (see .cui-thread-open); Rename and Delete lie above it.
         rx.popover.close(
@@ -94,6 +94,7 @@ def _entry(thread_id: rx.Var[str], title: rx.vars.StringVar, thread: rx.vars.Obj
             size="1",
             aria_label=filled(words().rename, "{title}", title),
             on_click=ThreadsState.start_rename(thread_id),
+            auto_focus=ThreadsState.refocus == "rename:" + thread_id,
             type="button",
             class_name="cui-thread-action",
         ),
@@ -104,6 +105,7 @@ def _entry(thread_id: rx.Var[str], title: rx.vars.StringVar, thread: rx.vars.Obj
             color_scheme="red",
             aria_label=filled(words().delete, "{title}", title),
             on_click=ThreadsState.ask_delete(thread_id),
+            auto_focus=ThreadsState.refocus == "delete:" + thread_id,
             type="button",
             class_name="cui-thread-action",
         ),
@@ -121,11 +123,29 @@ def _rename_form(thread_id: rx.Var[str], title: rx.vars.StringVar) -> rx.Compone
     )
 
 
+_FOCUS_SEARCH = "document.querySelector('.cui-threads-menu input[type=search]')?.focus()"
+
+
 def _confirm_delete(thread_id: rx.Var[str], title: rx.vars.StringVar) -> rx.Component:
     return rx.el.div(
         rx.text(filled(words().confirm_delete, "{title}", title), size="1"),
-        rx.button(words().delete_button, size="1", color_scheme="red", on_click=ThreadsState.delete(thread_id), type="button"),
-        rx.button(words().keep, size="1", variant="soft", color_scheme="gray", on_click=ThreadsState.cancel, type="button"),
+        rx.button(
+            words().delete_button,
+            size="1",
+            color_scheme="red",
+            # the row goes: the focus goes to the list's search box first, not lost on the page
+            on_click=[rx.call_script(_FOCUS_SEARCH), ThreadsState.delete(thread_id)],
+            type="button",
+        ),
+        rx.button(
+            words().keep,
+            size="1",
+            variant="soft",
+            color_scheme="gray",
+            on_click=ThreadsState.cancel,
+            type="button",
+            auto_focus=True,  # the safe answer first
+        ),
         class_name="cui-thread-confirm",
         role="alert",
     )

@@ -36,6 +36,7 @@ class ThreadsState(rx.State):
     searched: bool = False  # the list shows what a search found, not all the owner's threads
     renaming: str = ""  # the thread whose title is being edited
     deleting: str = ""  # the thread whose deletion waits for confirmation
+    refocus: str = ""  # "rename:<id>" or "delete:<id>": the row's button the focus goes back to when the row shows again
     _refreshes: int = 0  # refreshes begun: only the last shows what it read
 
     @rx.event(background=True)
@@ -45,7 +46,7 @@ class ThreadsState(rx.State):
             await self._refresh()
         else:
             async with self:
-                self.renaming = self.deleting = ""
+                self.renaming = self.deleting = self.refocus = ""
 
     @rx.event(background=True)
     async def refresh(self) -> None:
@@ -93,13 +94,14 @@ class ThreadsState(rx.State):
     @rx.event
     def start_rename(self, thread_id: str) -> None:
         """The person wants to rename a thread."""
-        self.renaming, self.deleting = str(thread_id), ""
+        self.renaming, self.deleting, self.refocus = str(thread_id), "", ""
 
     @rx.event(background=True)
     async def rename(self, form: Form) -> None:
         """The new title (empty: back to the first message)."""
         async with self:
             owner, thread_id, self.renaming = await self._owner(), str(form.get("thread") or ""), ""
+            self.refocus = f"rename:{thread_id}"
         await written(thread_id)  # (its last save may be on its way: the title goes on the conversation it makes)
         await self._store_call("rename", owner, thread_id, str(form.get("title") or "").strip()[:200])
         await self._refresh()
@@ -107,11 +109,12 @@ class ThreadsState(rx.State):
     @rx.event
     def ask_delete(self, thread_id: str) -> None:
         """The person pressed Delete: ask for confirmation."""
-        self.deleting, self.renaming = str(thread_id), ""
+        self.deleting, self.renaming, self.refocus = str(thread_id), "", ""
 
     @rx.event
     def cancel(self) -> None:
-        """No rename, no deletion."""
+        """No rename, no deletion: the focus goes back to the button that began it."""
+        self.refocus = f"rename:{self.renaming}" if self.renaming else f"delete:{self.deleting}" if self.deleting else ""
         self.deleting = self.renaming = ""
 
     @rx.event(background=True)

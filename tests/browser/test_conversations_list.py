@@ -68,6 +68,38 @@ def test_a_search_that_finds_nothing_says_no_match(page: Page):
     expect(page.get_by_text("No conversations yet.")).to_have_count(0)
 
 
+def test_the_keyboard_keeps_its_place_through_rename_and_delete(page: Page):
+    page.goto("/")
+    two_conversations(page, "hello", "show orders from Berlin")
+    listed = conversations(page)
+    row = listed.get_by_role("listitem").filter(has_text="hello")  # the row, whether it shows its entry or a form
+    row.get_by_role("button", name="Delete hello").focus()
+    page.keyboard.press("Enter")
+    keep = row.get_by_role("button", name="Keep")
+    expect(keep).to_be_focused()  # the safe answer first; Enter on it keeps the conversation
+    page.keyboard.press("Enter")
+    expect(row.get_by_role("button", name="Delete hello")).to_be_focused()  # back where the person was
+
+    page.keyboard.press("Shift+Tab")
+    expect(row.get_by_role("button", name="Rename hello")).to_be_focused()
+    page.keyboard.press("Enter")
+    title = listed.get_by_role("textbox", name="New title")
+    expect(title).to_be_focused()
+    title.fill("Greetings")
+    page.keyboard.press("Enter")
+    row = listed.get_by_role("listitem").filter(has_text="Greetings")
+    expect(row.get_by_role("button", name="Rename Greetings")).to_be_focused()
+
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(row.get_by_role("button", name="Keep")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(row.get_by_role("button", name="Delete", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(listed.locator(".cui-thread-title")).to_have_text(["show orders from Berlin"])
+    expect(page.get_by_role("searchbox", name="Search conversations")).to_be_focused()  # not lost on the page
+
+
 def two_conversations(page: Page, first: str, second: str) -> None:
     """The person asks one thing, starts a new conversation and asks another."""
     ask(page, first)

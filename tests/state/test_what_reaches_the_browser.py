@@ -33,7 +33,7 @@ def test_the_copilot_states_send_only_what_the_copilot_shows():
         "tool",
         "undecided",  # an item id of the tab's own conversation (where focus goes back to)
     ]
-    assert sorted(ThreadsState.base_vars) == ["deleting", "renaming", "search", "searched", "threads"]
+    assert sorted(ThreadsState.base_vars) == ["deleting", "refocus", "renaming", "search", "searched", "threads"]
     # An agent task's cards: its tools' names, titles, arguments and results, which the task panel shows
     assert sorted(TaskState.base_vars) == ["busy", "cards"]
     for state in STATES:
