@@ -48,7 +48,7 @@ async def _execute(turn: Turn, call: ToolCall, ready: Ready, context: ToolContex
         async with _slot(turn):
             await turn.emit(ToolExecutionStarted(call.id, name, ready.arguments))
             value = await _invoke(turn, ready.tool, ready.kwargs, context)
-        content, is_error, status = result_text(value), False, "complete"
+        content, is_error, status = turn.loop.scrubber.scrub(result_text(value)), False, "complete"
     except _TimedOut:
         content, is_error, status = f"{name} did not finish within {ready.tool.timeout:g} s and was stopped", True, "error"
     except asyncio.CancelledError:
