@@ -38,6 +38,7 @@ from ._mcp_server import PAGE_TOOLS, McpServer
 from ._model_errors import ModelErrors, ModelProvider, host_of, provider_of
 from ._model_settings import INSTRUCTIONS, timeout_of, with_timeout
 from ._named_model import named_model
+from ._scrubbed_tools import ScrubToolResults
 from ._shared_state import shared_state_instructions
 from ._text_files import text_files_as_text
 
@@ -99,7 +100,10 @@ def builtin_pydantic_agent(
         toolsets=toolsets,
         model_settings=with_timeout(settings),
         deps_type=StateDeps[state_type] if state_type is not None else object,
-        capabilities=[ProcessHistory(text_files_as_text)],  # a CSV a person attached reaches any model, as text
+        capabilities=[
+            ProcessHistory(text_files_as_text),  # a CSV a person attached reaches any model, as text
+            ScrubToolResults(),  # a backend tool may quote a key it holds
+        ],
     )
     if state_type is not None:
 

@@ -148,3 +148,24 @@ async def test_the_agent_from_the_environment_takes_the_same_options(monkeypatch
     await apply_run(agent, run_input(thread, context=dashboard()), thread)
 
     assert "Revenue this month is $48,210" in thread.state["report"]
+
+
+SETTINGS_KEY = "sk-live-" + "Rt7" * 9
+
+
+async def rates_settings(ctx: RunContext[StateDeps[Notes]], note: str) -> str:
+    """What the rates service is configured with."""
+    return f"GET https://rates.example/v1?key={SETTINGS_KEY} for {note}"
+
+
+async def test_a_backend_tools_result_reaches_the_model_and_the_thread_without_a_secret(monkeypatch):
+    monkeypatch.setenv("RATES_API_KEY", SETTINGS_KEY)
+    model = CallsTheTool()
+    agent = builtin_agent(FunctionModel(stream_function=model.stream), tools=[rates_settings], state_type=Notes)
+    thread = thread_saying("rates_settings EUR", state={"owner": "Ada", "notes": []})
+
+    events = await apply_run(agent, run_input(thread), thread)
+
+    [result] = of_type(events, "TOOL_CALL_RESULT")
+    assert result.content == "GET https://rates.example/v1?key=[redacted] for EUR"
+    assert thread.messages[-1].content == "Result: GET https://rates.example/v1?key=[redacted] for EUR"  # the model's
