@@ -38,7 +38,7 @@ from ._mcp_server import PAGE_TOOLS, McpServer
 from ._model_errors import ModelErrors, ModelProvider, host_of, provider_of
 from ._model_settings import INSTRUCTIONS, timeout_of, with_timeout
 from ._named_model import named_model
-from ._scrubbed_tools import ScrubToolResults
+from ._scrub_tool_results import ScrubToolResults
 from ._shared_state import shared_state_instructions
 from ._text_files import text_files_as_text
 

@@ -39,6 +39,7 @@ from ..errors import DeclarationError
 from ..protocol._json import JSONObject
 from ._mcp_failures import Reach, why_stopped, why_unavailable
 from ._run_notice import say_once_a_turn
+from ._scrub_tool_results import scrubbed
 
 if TYPE_CHECKING:
     from pydantic_ai.mcp import MCPToolset
@@ -208,7 +209,7 @@ class McpServer(AbstractToolset[Any]):
             if isinstance(error, ToolFailed | ModelRetry):  # the tool failed, the server is fine: the model reads why
                 raise type(error)(self._scrubber.scrub(error.message)) from None
             raise
-        return self._scrubbed(result)
+        return scrubbed(result, self._scrubber)  # (a server may echo its secrets: neither thread nor model keeps them)
 
     # Helpers
 
@@ -238,16 +239,6 @@ class McpServer(AbstractToolset[Any]):
         except Exception:
             return False
         return True
-
-    def _scrubbed(self, result: object) -> object:
-        """The result without the server's secrets (a server may echo them): neither the thread nor the model keeps them."""
-        if isinstance(result, str):
-            return self._scrubber.scrub(result)
-        if isinstance(result, list):
-            return [self._scrubbed(item) for item in result]
-        if isinstance(result, dict):
-            return {key: self._scrubbed(value) for key, value in result.items()}
-        return result
 
     def _own_name(self, name: str) -> str:
         """The tool's name as the server gives it (the model's has the prefix)."""
