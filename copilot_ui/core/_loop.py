@@ -100,7 +100,7 @@ class RunLoop:
         self.limits = limits or LoopLimits()
         self.forwarded_props = forwarded_props
         self.attachment_bytes = attachment_bytes  # where the files the person attached are read when the agent runs
-        # a tool's error may quote a secret (a key in a URL): scrubbed before the card, the store and the agent get it
+        # a tool's result or error may quote a secret (a key in a URL): scrubbed before card, store and agent get it
         self.scrubber = scrubber if scrubber is not None else scrubber_for((*environment_secrets(), *agent.secrets()))
         self._turn: Turn | None = None
 

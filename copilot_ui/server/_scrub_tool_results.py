@@ -7,7 +7,7 @@ this keeps it from the others too, as the run loop does for the page's tools.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic_ai import RunContext, ToolReturn
@@ -26,9 +26,8 @@ class ScrubToolResults(AbstractCapability[Any]):
         self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: ValidatedToolArgs, result: Any
     ) -> Any:
         scrubber = scrubber_for(environment_secrets())
-        if isinstance(result, ToolReturn):
-            result.return_value = scrubbed(result.return_value, scrubber)
-            return result
+        if isinstance(result, ToolReturn):  # (a copy: the tool's own object may be one it keeps)
+            return replace(result, return_value=scrubbed(result.return_value, scrubber))
         return scrubbed(result, scrubber)
 
 

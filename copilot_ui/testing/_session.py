@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -135,11 +135,12 @@ class CopilotSession:
     @property
     def conversation(self) -> list[Shown]:
         """The conversation, item by item, as the copilot shows it."""
-        copilot = self.state(CopilotState)
-        thread, conversation = copilot.get_value("_thread"), copilot.get_value("_conversation")
+        state = self.state(CopilotState)
+        thread, conversation = state.get_value("_thread"), state.get_value("_conversation")
         if thread is None or conversation is None:
             return []
-        return [_shown(item, thread, conversation) for item in conversation.items(thread)]
+        scrub = copilot.scrubber().scrub  # as the browser gets the texts
+        return [_shown(item, thread, conversation, scrub) for item in conversation.items(thread)]
 
     @property
     def replies(self) -> list[str]:
@@ -287,9 +288,7 @@ class CopilotSession:
         }
 
 
-def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation) -> Shown:
-    scrub = copilot.scrubber().scrub  # as the browser gets the texts
-
+def _shown(item: dict[str, Any], thread: Thread, conversation: Conversation, scrub: Callable[[str], str]) -> Shown:
     def text(key: str) -> str:
         return scrub(conversation.text_of(key, thread) or "")
 
