@@ -1,5 +1,5 @@
-"""pydantic-ai's AG-UI adapter as LocalAgent runs it: the same events, with a model's errors explained, and the event
-of a piece of text made in one step.
+"""pydantic-ai's AG-UI adapter as LocalAgent runs it: the same events, with a run's error explained and scrubbed of
+the environment's secrets, and the event of a piece of text made in one step.
 
 A piece of text is the event a run sends most. pydantic-ai's event stream hands it down four nested async
 generators before it makes its TEXT_MESSAGE_CONTENT; `LocalEventStream` makes that event at once (the piece, the
@@ -12,12 +12,13 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ag_ui.core import BaseEvent, TextMessageContentEvent
+from ag_ui.core import BaseEvent, RunErrorEvent, TextMessageContentEvent
 from pydantic_ai.messages import PartDeltaEvent, PartStartEvent, TextPartDelta
 from pydantic_ai.ui import NativeEvent
 from pydantic_ai.ui.ag_ui import AGUIAdapter, AGUIEventStream
 
 from ..errors import RunFailed
+from ._secrets import environment_secrets, scrubber_for
 
 if TYPE_CHECKING:
     from ._local import ExplainError
@@ -50,7 +51,10 @@ class LocalEventStream(AGUIEventStream[Any, Any]):
 
     async def on_error(self, error: Exception) -> AsyncIterator[BaseEvent]:
         message = self.explain_error(error, self.replied) if self.explain_error is not None else None
+        scrubber = scrubber_for(environment_secrets())  # a backend tool's exception may quote a key it holds
         async for agui_event in super().on_error(RunFailed(message) if message is not None else error):
+            if isinstance(agui_event, RunErrorEvent):
+                agui_event = agui_event.model_copy(update={"message": scrubber.scrub(agui_event.message)})
             yield agui_event
 
 

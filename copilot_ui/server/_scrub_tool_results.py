@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic_ai import RunContext, ToolReturn
-from pydantic_ai.capabilities import AbstractCapability, ValidatedToolArgs
+from pydantic_ai.capabilities import AbstractCapability, ValidatedToolArgs, WrapToolExecuteHandler
+from pydantic_ai.exceptions import ToolFailedError, ToolRetryError
 from pydantic_ai.messages import ToolCallPart
 from pydantic_ai.tools import ToolDefinition
 
@@ -20,15 +21,38 @@ from ..agents import Scrubber, environment_secrets, scrubber_for
 
 @dataclass
 class ScrubToolResults(AbstractCapability[Any]):
-    """Each result of a tool the agent runs itself, scrubbed of the environment's secrets (read at each call)."""
+    """Each result of a tool the agent runs itself, scrubbed of the environment's secrets (read at each call): what
+    it returns, and what it says when it asks the model to try again (`ModelRetry`) or fails (`ToolFailed`)."""
+
+    async def wrap_tool_execute(
+        self,
+        ctx: RunContext[Any],
+        *,
+        call: ToolCallPart,
+        tool_def: ToolDefinition,
+        args: ValidatedToolArgs,
+        handler: WrapToolExecuteHandler,
+    ) -> Any:
+        try:
+            return await handler(args)
+        except ToolRetryError as retry:
+            part = retry.tool_retry
+            raise ToolRetryError(replace(part, content=scrubbed(part.content, self._scrubber()))) from None
+        except ToolFailedError as failure:
+            part = failure.tool_failed
+            raise ToolFailedError(replace(part, content=scrubbed(part.content, self._scrubber()))) from None
 
     async def after_tool_execute(
         self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: ValidatedToolArgs, result: Any
     ) -> Any:
-        scrubber = scrubber_for(environment_secrets())
+        scrubber = self._scrubber()
         if isinstance(result, ToolReturn):  # (a copy: the tool's own object may be one it keeps)
             return replace(result, return_value=scrubbed(result.return_value, scrubber))
         return scrubbed(result, scrubber)
+
+    @staticmethod
+    def _scrubber() -> Scrubber:
+        return scrubber_for(environment_secrets())
 
 
 def scrubbed(value: object, scrubber: Scrubber) -> object:

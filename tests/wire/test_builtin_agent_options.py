@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 from ag_ui.core import StateSnapshotEvent
 from pydantic import BaseModel
-from pydantic_ai import RunContext, ToolReturn
+from pydantic_ai import ModelRetry, RunContext, ToolFailed, ToolReturn
 from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 from pydantic_ai.ui import StateDeps
@@ -169,3 +169,37 @@ async def test_a_backend_tools_result_reaches_the_model_and_the_thread_without_a
     [result] = of_type(events, "TOOL_CALL_RESULT")
     assert result.content == "GET https://rates.example/v1?key=[redacted] for EUR"
     assert thread.messages[-1].content == "Result: GET https://rates.example/v1?key=[redacted] for EUR"  # the model's
+
+
+@pytest.mark.parametrize("signal", [ModelRetry, ToolFailed])
+async def test_a_backend_tools_retry_or_failure_reaches_the_model_and_the_thread_without_a_secret(monkeypatch, signal):
+    async def rates_refused(ctx: RunContext[StateDeps[Notes]], note: str) -> str:
+        """Asks the model to try again, or tells it the call failed, quoting the request the service refused."""
+        raise signal(f"GET https://rates.example/v1?key={SETTINGS_KEY}&note={note} answered 401")
+
+    monkeypatch.setenv("RATES_API_KEY", SETTINGS_KEY)
+    model = CallsTheTool()
+    agent = builtin_agent(FunctionModel(stream_function=model.stream), tools=[rates_refused], state_type=Notes)
+    thread = thread_saying("rates_refused EUR", state={"owner": "Ada", "notes": []})
+
+    await apply_run(agent, run_input(thread), thread)
+
+    said = thread.messages[-1].content  # the model quotes what it was told
+    assert "GET https://rates.example/v1?key=[redacted]&note=EUR answered 401" in said
+    assert SETTINGS_KEY not in said
+
+
+async def test_a_backend_tools_exception_ends_the_run_with_an_error_without_a_secret(monkeypatch):
+    async def fetch_rates(ctx: RunContext[StateDeps[Notes]], note: str) -> str:
+        """Fails as a client library does, quoting the request."""
+        raise ConnectionError(f"GET https://rates.example/v1?key={SETTINGS_KEY}&note={note}: connection refused")
+
+    monkeypatch.setenv("RATES_API_KEY", SETTINGS_KEY)
+    agent = builtin_agent(FunctionModel(stream_function=CallsTheTool().stream), tools=[fetch_rates], state_type=Notes)
+    thread = thread_saying("fetch_rates EUR", state={"owner": "Ada", "notes": []})
+
+    events = await apply_run(agent, run_input(thread), thread)
+
+    [error] = of_type(events, "RUN_ERROR")
+    assert "connection refused" in error.message and "key=[redacted]" in error.message
+    assert thread.outcome is not None and SETTINGS_KEY not in thread.outcome.message
