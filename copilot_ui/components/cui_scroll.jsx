@@ -87,16 +87,26 @@ export function CuiScroll({ target, conversation = "", hasOlder = false, jumpLab
 // The copilot asks for the tab's conversation as it is now whenever the page is hydrated: when it loads, and
 // each time its connection comes back (`hydrated` turns true again), for the server may have restarted, or dev
 // mode's hot reload have replaced it, and a run the tab shows as going may be gone. A tab whose conversation is
-// not shown although it has one (its session was renewed after a reconnect) asks too, once per conversation.
+// not shown although it has one (its session was renewed after a reconnect) asks too, once per conversation; and
+// so does a tab with a conversation that the person comes back to: they may have gone on with it in another tab.
 export function CuiResume({ threadId = "", empty = false, hydrated = false, onResume }) {
   const asked = useRef("");
   const resume = useRef(onResume);
   resume.current = onResume; // a new function on every render: the effects below must not run for that
+  const shown = useRef({ threadId, hydrated });
+  shown.current = { threadId, hydrated };
   useEffect(() => {
     if (!hydrated) return;
     resume.current?.();
     window.__cuiRecheck?.(); // the texts that were growing when the connection dropped: their last pieces may be lost
   }, [hydrated]);
+  useEffect(() => {
+    const back = () => {
+      if (document.visibilityState === "visible" && shown.current.hydrated && shown.current.threadId) resume.current?.();
+    };
+    document.addEventListener("visibilitychange", back);
+    return () => document.removeEventListener("visibilitychange", back);
+  }, []);
   useEffect(() => {
     if (threadId && empty && asked.current !== threadId) {
       asked.current = threadId;

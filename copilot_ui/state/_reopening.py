@@ -1,5 +1,5 @@
-"""A tab's conversation comes back: after a reload, a reconnect, a restart of the server, or while a turn runs it for
-another session or on another worker.
+"""A tab's conversation comes back: after a reload, a reconnect, a restart of the server, while a turn runs it for
+another session or on another worker, or when the person comes back to the tab after going on in another one.
 
 The tab keeps its thread id in the browser's session storage and its thread in the state; the store has the thread
 as its last turn kept it. What the tab holds is current unless another life of the server, or another worker, put
@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core import Thread
-from ..store import StoredThread
+from ..store import StoredThread, ThreadStore
 from ._owner import owner_of_tab
 from ._tab import WINDOW, keep_without_store, outlived, say_running, switch
 from .declarations import copilot
@@ -39,9 +39,12 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
                 state.agent, state.model = page_agent, copilot.model_label(page_agent)
         held = state.get_value("_thread")
         elsewhere = held is not None and await runs_elsewhere(held)
-        if held is not None and not elsewhere and not await outlived(state, held):
-            return  # what the tab holds is current
+        current = held is not None and not elsewhere and not await outlived(state, held)
         wanted = state.thread_id
+    if current and held is not None:
+        if not await _went_on_without_the_tab(state, store, owner, held):
+            return  # what the tab holds is current
+        wanted = held.id
     if elsewhere and held is not None and not await _until_run_nowhere_else(state, held):  # (elsewhere: held is not None)
         return
     stored = await thread_runs.load_latest(store, owner, wanted) if wanted and store is not None else None
@@ -90,6 +93,18 @@ def opened(
     # (nothing writes it: its texts as kept replace what the tab holds, say the pieces a turn cut off had sent it)
     texts = window_texts(thread, conversation, so_far, copilot.scrubber(), WINDOW, replace=writing is None and not going)
     return thread, conversation, texts
+
+
+async def _went_on_without_the_tab(state: CopilotState, store: ThreadStore | None, owner: str, held: Thread) -> bool:
+    """Whether the conversation the tab holds went on in another of the person's tabs (a decision on what waited
+    here, a message, an edit): a turn of another session runs it here, or the store has other messages."""
+    thread_run = thread_runs.running(held.id)
+    if thread_run is not None:
+        return thread_run.tab.token != state.router.session.client_token
+    if store is None or not held.messages:
+        return False
+    stored = await load(store, owner, held.id)
+    return stored is not None and [m.id for m in stored.thread.messages] != [m.id for m in held.messages]
 
 
 async def runs_elsewhere(thread: Thread) -> bool:
