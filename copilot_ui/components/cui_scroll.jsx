@@ -101,11 +101,20 @@ export function CuiResume({ threadId = "", empty = false, hydrated = false, onRe
     window.__cuiRecheck?.(); // the texts that were growing when the connection dropped: their last pieces may be lost
   }, [hydrated]);
   useEffect(() => {
+    // Back to the tab (visible again), or to its window beside another (focused): one ask for both.
+    let last = 0;
     const back = () => {
-      if (document.visibilityState === "visible" && shown.current.hydrated && shown.current.threadId) resume.current?.();
+      if (document.visibilityState !== "visible" || !shown.current.hydrated || !shown.current.threadId) return;
+      if (Date.now() - last < 1000) return;
+      last = Date.now();
+      resume.current?.();
     };
     document.addEventListener("visibilitychange", back);
-    return () => document.removeEventListener("visibilitychange", back);
+    window.addEventListener("focus", back);
+    return () => {
+      document.removeEventListener("visibilitychange", back);
+      window.removeEventListener("focus", back);
+    };
   }, []);
   useEffect(() => {
     if (threadId && empty && asked.current !== threadId) {

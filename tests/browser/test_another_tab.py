@@ -1,5 +1,5 @@
-"""A person with one conversation open in two tabs goes on with it in one (approves what waited, writes): the other,
-when they come back to it, shows the conversation as it went on, not the approval still waiting."""
+"""A person with one conversation open in two tabs (or windows) goes on with it in one (approves what waited, writes):
+the other, when they come back to it, shows the conversation as it went on, not the approval still waiting."""
 
 from __future__ import annotations
 
@@ -10,8 +10,13 @@ from .conftest import Tabs
 
 
 def come_back_to(page: Page) -> None:
-    """The person returns to the tab (the browser says it is visible again)."""
+    """The person returns to the tab (the browser says it is visible again; headless, every tab is visible)."""
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+
+def click_into(page: Page) -> None:
+    """The person clicks into the window beside the other one (the window gets the focus)."""
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
 
 
 def test_a_tab_the_person_comes_back_to_shows_what_they_approved_in_another(page: Page, tabs: Tabs):
@@ -40,7 +45,7 @@ def test_a_tab_the_person_comes_back_to_shows_what_they_approved_in_another(page
     expect(replies(page).last).to_contain_text("Hello")
 
 
-def test_a_tab_the_person_comes_back_to_while_another_tab_runs_its_conversation_shows_the_run(page: Page, tabs: Tabs):
+def test_a_window_the_person_clicks_into_while_another_runs_its_conversation_shows_the_run(page: Page, tabs: Tabs):
     page.goto("/")
     ask(page, "what is our revenue this month?")
     idle(page)
@@ -53,7 +58,7 @@ def test_a_tab_the_person_comes_back_to_while_another_tab_runs_its_conversation_
     ask(other, "hello")
     expect(other.locator(".cui-composer").get_by_role("button", name="Stop")).to_be_visible()
 
-    come_back_to(page)  # while the other tab's reply is being written
+    click_into(page)  # while the other tab's reply is being written
     expect(page.locator('[data-kind="user"]').last).to_have_text("hello", timeout=20_000)
     idle(other)
     expect(replies(page).last).to_have_text(replies(other).last.inner_text(), timeout=20_000)
