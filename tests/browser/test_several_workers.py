@@ -19,7 +19,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.hostile_agent import HostileAgent
 
-from ._person import TURN_TIMEOUT, ask, card, dialog, idle, replies
+from ._person import TURN_TIMEOUT, ask, card, dialog, hydrated, idle, replies
 from .conftest import ServedApp, Tabs
 
 SESSIONS = 10
@@ -256,3 +256,35 @@ def someone_on_both_workers(tabs: Tabs, app: ServedApp, redis_url: str, note: st
     ask(page, f"!reply {note} two")
     expect(replies(page).last).to_have_text(f"{note} two", timeout=TURN_TIMEOUT)
     idle(page)
+
+
+def test_a_tab_on_one_worker_shows_what_the_person_approved_in_a_tab_on_the_other(
+    tabs: Tabs, cluster_app: ServedApp, redis_url: str
+):
+    tabs.allowed.append(lambda text: "WebSocket" in text)
+    note = f"two-tabs-{secrets.token_hex(3)}"
+    first = tabs.open(cluster_app.url)
+    on_first = Reconnecting(first, redis_url)
+    first.goto("/")
+    ask(first, "!tool slow_approval " + json.dumps({"note": note, "seconds": 1}))
+    expect(dialog(first)).to_contain_text(note, timeout=TURN_TIMEOUT)
+
+    second = tabs.tab(first.context)  # the same browser: the same person's conversations
+    on_second = Reconnecting(second, redis_url)
+    second.goto("/")
+    hydrated(second)
+    for _ in range(12):
+        if on_second.worker() != on_first.worker():
+            break
+        on_second.drop()
+    assert on_second.worker() != on_first.worker(), "the second tab reconnected to the first one's worker twelve times"
+    second.get_by_role("button", name="Conversations").click()
+    second.get_by_role("list", name="Conversations").locator(".cui-thread-open").filter(has_text=note).click()
+    dialog(second).get_by_role("button", name="Approve").click()
+    expect(card(second, "slow_approval").get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)", timeout=TURN_TIMEOUT)
+    idle(second)
+
+    first.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the person comes back to the first tab
+    expect(card(first, "slow_approval")).to_have_attribute("data-status", "complete", timeout=TURN_TIMEOUT)
+    expect(card(first, "slow_approval").get_by_label("Result")).to_have_text(f"{note} ran 1 time(s)")
+    expect(dialog(first)).to_be_hidden()
