@@ -41,13 +41,15 @@ async def reopen(state: CopilotState, page_agent: str) -> AsyncIterator[BrowserE
         elsewhere = held is not None and await runs_elsewhere(held)
         current = held is not None and not elsewhere and not await outlived(state, held)
         wanted = state.thread_id
+    stored: StoredThread | None = None
     if current and held is not None:
-        if not await _went_on_without_the_tab(state, store, owner, held):
+        stored = await _as_it_went_on(state, store, owner, held)
+        if stored is None:
             return  # what the tab holds is current
-        wanted = held.id
     if elsewhere and held is not None and not await _until_run_nowhere_else(state, held):  # (elsewhere: held is not None)
         return
-    stored = await thread_runs.load_latest(store, owner, wanted) if wanted and store is not None else None
+    if stored is None and wanted and store is not None:
+        stored = await thread_runs.load_latest(store, owner, wanted)
     if stored is None:
         async with state:
             if _id_of(state.get_value("_thread")) != _id_of(held):
@@ -95,16 +97,21 @@ def opened(
     return thread, conversation, texts
 
 
-async def _went_on_without_the_tab(state: CopilotState, store: ThreadStore | None, owner: str, held: Thread) -> bool:
-    """Whether the conversation the tab holds went on in another of the person's tabs (a decision on what waited
-    here, a message, an edit): a turn of another session runs it here, or the store has other messages."""
+async def _as_it_went_on(state: CopilotState, store: ThreadStore | None, owner: str, held: Thread) -> StoredThread | None:
+    """The conversation the tab holds, as stored, when it went on in another of the person's tabs (a decision on what
+    waited here, a message, an edit): a turn of another session runs it here, or the store has other messages. None
+    when what the tab holds is current."""
+    if store is None:
+        return None
     thread_run = thread_runs.running(held.id)
     if thread_run is not None:
-        return thread_run.tab.token != state.router.session.client_token
-    if store is None or not held.messages:
-        return False
-    stored = await load(store, owner, held.id)
-    return stored is not None and [m.id for m in stored.thread.messages] != [m.id for m in held.messages]
+        mine = thread_run.tab.token == state.router.session.client_token
+        return None if mine else await thread_runs.load_latest(store, owner, held.id)
+    if not held.messages:
+        return None
+    stored = await thread_runs.load_latest(store, owner, held.id)  # (a turn that just left here writes it back first)
+    changed = stored is not None and [m.id for m in stored.thread.messages] != [m.id for m in held.messages]
+    return stored if changed else None
 
 
 async def runs_elsewhere(thread: Thread) -> bool:
